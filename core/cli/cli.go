@@ -1,0 +1,213 @@
+// Package cli implements the decision commands of the gotk binary,
+// `gotk rewrite` and `gotk explain`: the rewrite contract that plugins and
+// scripts call, and the trace a person reads. The runner module wires them
+// in; they live here so the contract sits beside the code it exposes.
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/gotk-dev/gotk/core/decision"
+	"github.com/gotk-dev/gotk/core/permission"
+)
+
+// Exit codes of `gotk rewrite` (compatible with RTK's).
+const (
+	ExitAllow = 0  // rewritten; the host may run it without asking
+	ExitNone  = 1  // nothing to rewrite
+	ExitDeny  = 2  // a deny rule matches; leave it to the host
+	ExitAsk   = 3  // rewritten; the host must ask
+	ExitUsage = 64 // bad flags
+)
+
+// Hosts lists the --host values, and whether the host auto-allows its own
+// read-only commands (permission parity needs to know).
+var Hosts = map[string]struct {
+	Rules    permission.Host
+	ReadOnly bool
+}{
+	"claude":   {permission.Claude, true},
+	"cursor":   {permission.Cursor, false},
+	"gemini":   {permission.Gemini, false},
+	"copilot":  {"copilot", false},
+	"codex":    {"codex", false},
+	"vibe":     {"vibe", false},
+	"opencode": {"opencode", false},
+	"pi":       {"pi", false},
+	"hermes":   {"hermes", false},
+}
+
+// Env is the outside world for the commands (tests inject their own).
+type Env struct {
+	Stdout, Stderr io.Writer
+	// NewEngine builds the engine for a host; nil uses decision.NewEngine.
+	NewEngine func(permission.Host) *decision.Engine
+}
+
+type options struct {
+	json bool
+	host string
+	cmd  string
+}
+
+// parse reads `[--json] [--host H] [--] CMD…`: options come first; the
+// first other word starts the command, and all words are joined by spaces.
+func parse(name string, args []string) (options, error) {
+	o := options{host: "claude"}
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--json":
+			o.json = true
+		case a == "--host":
+			if i+1 >= len(args) {
+				return o, fmt.Errorf("--host needs a value (one of %s)", hostList())
+			}
+			i++
+			o.host = args[i]
+		case strings.HasPrefix(a, "--host="):
+			o.host = strings.TrimPrefix(a, "--host=")
+		case a == "--":
+			i++
+			goto done
+		case strings.HasPrefix(a, "-") && a != "-":
+			return o, fmt.Errorf("unknown flag %s (usage: gotk %s [--json] [--host HOST] COMMAND…)", a, name)
+		default:
+			goto done
+		}
+	}
+done:
+	if _, ok := Hosts[o.host]; !ok {
+		return o, fmt.Errorf("unknown host %q (one of %s)", o.host, hostList())
+	}
+	o.cmd = strings.Join(args[i:], " ")
+	if strings.TrimSpace(o.cmd) == "" {
+		return o, fmt.Errorf("no command given (usage: gotk %s [--json] [--host HOST] COMMAND…)", name)
+	}
+	return o, nil
+}
+
+func hostList() string {
+	return "claude, cursor, gemini, copilot, codex, vibe, opencode, pi, hermes"
+}
+
+func (e Env) engine(host string) *decision.Engine {
+	h := Hosts[host]
+	if e.NewEngine != nil {
+		return e.NewEngine(h.Rules)
+	}
+	return decision.NewEngine(h.Rules)
+}
+
+func (e Env) decide(o options) decision.Decision {
+	d := e.engine(o.host).Decide(decision.Request{Command: o.cmd, ReadOnlyAutoAllow: Hosts[o.host].ReadOnly})
+	for _, w := range d.Warnings {
+		fmt.Fprintln(e.Stderr, w)
+	}
+	return d
+}
+
+// Rewrite runs `gotk rewrite` and returns its exit code.
+func Rewrite(args []string, env Env) int {
+	o, err := parse("rewrite", args)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "gotk rewrite: %v\n", err)
+		if o.json {
+			writeJSON(env.Stdout, answer{Verdict: "passthrough", Command: o.cmd})
+			return 0
+		}
+		return ExitUsage
+	}
+	d := env.decide(o)
+	if o.json {
+		writeJSON(env.Stdout, answer{Verdict: d.Verdict.String(), Command: d.Command, Rule: d.Rule})
+		return 0
+	}
+	switch d.Verdict {
+	case decision.AllowRewrite:
+		fmt.Fprintln(env.Stdout, d.Command)
+		return ExitAllow
+	case decision.AskRewrite:
+		fmt.Fprintln(env.Stdout, d.Command)
+		return ExitAsk
+	case decision.Deny:
+		return ExitDeny
+	}
+	return ExitNone
+}
+
+type answer struct {
+	Verdict string `json:"verdict"`
+	Command string `json:"command"`
+	Rule    string `json:"rule"`
+}
+
+func writeJSON(w io.Writer, v any) {
+	b, _ := json.Marshal(v)
+	w.Write(append(b, '\n'))
+}
+
+// Explain runs `gotk explain` and returns its exit code.
+func Explain(args []string, env Env) int {
+	o, err := parse("explain", args)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "gotk explain: %v\n", err)
+		return ExitUsage
+	}
+	d := env.decide(o)
+	if o.json {
+		segs := d.Segments
+		if segs == nil {
+			segs = []decision.Segment{}
+		}
+		writeJSON(env.Stdout, struct {
+			Verdict    string             `json:"verdict"`
+			Command    string             `json:"command"`
+			Rule       string             `json:"rule"`
+			Permission string             `json:"permission"`
+			Host       string             `json:"host"`
+			Reason     string             `json:"reason,omitempty"`
+			Segments   []decision.Segment `json:"segments"`
+		}{d.Verdict.String(), d.Command, d.Rule, d.Permission.String(), o.host, d.Reason, segs})
+		return 0
+	}
+	w := env.Stdout
+	fmt.Fprintf(w, "command:   %s\n", o.cmd)
+	fmt.Fprintf(w, "host:      %s\n", o.host)
+	for i, s := range d.Segments {
+		fmt.Fprintf(w, "  %d. %s\n", i+1, s.Text)
+		switch {
+		case s.Rewritten:
+			fmt.Fprintf(w, "     rule:       %s → rewritten\n", s.Rule)
+		case s.Rule != "":
+			fmt.Fprintf(w, "     rule:       %s, not rewritten: %s\n", s.Rule, s.Reason)
+		default:
+			fmt.Fprintf(w, "     rule:       none (%s)\n", s.Reason)
+		}
+		perm := s.Permission
+		if s.PermissionRule != "" {
+			perm += " by " + s.PermissionRule
+		} else if s.ReadOnly {
+			perm += " (read-only: the host runs it without asking)"
+		}
+		fmt.Fprintf(w, "     permission: %s\n", perm)
+	}
+	fmt.Fprintf(w, "permission: %s\n", d.Permission)
+	fmt.Fprintf(w, "verdict:    %s", d.Verdict)
+	if d.Reason != "" {
+		fmt.Fprintf(w, " (%s)", d.Reason)
+	}
+	fmt.Fprintln(w)
+	if d.Verdict == decision.AllowRewrite || d.Verdict == decision.AskRewrite {
+		fmt.Fprintf(w, "rewritten:  %s\n", d.Command)
+	}
+	return 0
+}
+
+// Std is the Env of a real process.
+func Std() Env { return Env{Stdout: os.Stdout, Stderr: os.Stderr} }

@@ -1,0 +1,226 @@
+// Package decision is the one function every entry point calls: hooks,
+// plugins (through `gotk rewrite --json`) and `gotk explain`. Decide parses
+// the command (shell), asks the host's rules (permission), finds each
+// rewritable simple command (registry), and returns a Verdict with the
+// rewritten command and a trace a person can read.
+package decision
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/gotk-dev/gotk/core/config"
+	"github.com/gotk-dev/gotk/core/permission"
+	"github.com/gotk-dev/gotk/core/shell"
+)
+
+// Verdict is the outcome of a decision.
+type Verdict int
+
+const (
+	// Passthrough: nothing to rewrite, or not provably safe to; the host
+	// runs the command unchanged under its own rules.
+	Passthrough Verdict = iota
+	// AllowRewrite: run the rewritten command without asking — the host
+	// would have run the original without asking.
+	AllowRewrite
+	// AskRewrite: run the rewritten command, but the host must apply its
+	// own approval (it would have asked about the original).
+	AskRewrite
+	// Deny: a deny rule matches the original; gotk stays out of the way and
+	// the host's own deny applies.
+	Deny
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case AllowRewrite:
+		return "allow"
+	case AskRewrite:
+		return "ask"
+	case Deny:
+		return "deny"
+	}
+	return "passthrough"
+}
+
+// Request is one command to decide, with what the agent told the hook.
+type Request struct {
+	Command string
+	// Cwd is the agent's working directory ("" = the process's).
+	Cwd string
+	// AutoAllow: the host runs every command without asking in this session
+	// (e.g. Claude Code's bypassPermissions mode). Deny and ask rules still
+	// apply.
+	AutoAllow bool
+	// ReadOnlyAutoAllow: the host runs its read-only commands without asking
+	// (Claude Code does); the registry marks which rules are read-only.
+	ReadOnlyAutoAllow bool
+}
+
+// Segment is the trace of one simple command.
+type Segment struct {
+	Text           string `json:"text"`
+	Rewritten      bool   `json:"rewritten"`
+	Rule           string `json:"rule,omitempty"`
+	Reason         string `json:"reason,omitempty"` // why it was not rewritten
+	Permission     string `json:"permission"`       // allow | ask | deny | default
+	PermissionRule string `json:"permission_rule,omitempty"`
+	ReadOnly       bool   `json:"read_only,omitempty"`
+}
+
+// Decision is the answer.
+type Decision struct {
+	Verdict    Verdict
+	Command    string // the rewritten command; the original when not rewritten
+	Rule       string // the first rewriting rule's id
+	Permission permission.Verdict
+	Reason     string // for passthrough and deny: why
+	Segments   []Segment
+	Warnings   []string // config and rule-file problems, one line each
+}
+
+// Decider is what agent binaries need from the core.
+type Decider interface {
+	Decide(Request) Decision
+}
+
+// Engine decides for one host. It is safe for concurrent use.
+type Engine struct {
+	Host   permission.Host
+	Env    permission.Env // Getenv, Home, Cwd (default working directory)
+	Config config.Config
+	// Prefix is inserted before each rewritten program word; default "gotk".
+	// Hooks whose agent runs commands in a login shell name gotk by absolute
+	// path here.
+	Prefix string
+
+	once     sync.Once
+	exclude  config.Exclusion
+	prefixes [][]string
+	warnings []string
+	mu       sync.Mutex
+	rules    map[string]*permission.Rules
+}
+
+// NewEngine returns an Engine for host, reading config and rules from the
+// real environment.
+func NewEngine(host permission.Host) *Engine {
+	home, _ := os.UserHomeDir()
+	cwd, _ := os.Getwd()
+	env := permission.Env{Getenv: os.Getenv, Home: home, Cwd: cwd}
+	cfg, warn := config.Load(config.Env{Getenv: os.Getenv, Home: home})
+	e := &Engine{Host: host, Env: env, Config: cfg}
+	if warn != "" {
+		e.warnings = append(e.warnings, warn)
+	}
+	return e
+}
+
+func (e *Engine) init() {
+	e.once.Do(func() {
+		var warn []string
+		e.exclude, warn = config.CompileExcludes(e.Config.Hooks.ExcludeCommands)
+		e.warnings = append(e.warnings, warn...)
+		e.prefixes = e.Config.Hooks.Prefixes()
+		if e.Env.Getenv == nil {
+			e.Env.Getenv = func(string) string { return "" }
+		}
+		if e.Prefix == "" {
+			e.Prefix = "gotk"
+		}
+	})
+}
+
+func (e *Engine) rulesFor(cwd string) *permission.Rules {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if r, ok := e.rules[cwd]; ok {
+		return r
+	}
+	env := e.Env
+	env.Cwd = cwd
+	r := permission.Load(e.Host, env)
+	if e.rules == nil {
+		e.rules = map[string]*permission.Rules{}
+	}
+	e.rules[cwd] = r
+	return r
+}
+
+// Disabled reports whether GOTK_DISABLED=1 (or RTK_DISABLED=1) is set in
+// the engine's environment: gotk then rewrites nothing.
+func (e *Engine) Disabled() bool {
+	e.init()
+	return e.Env.Getenv("GOTK_DISABLED") == "1" || e.Env.Getenv("RTK_DISABLED") == "1"
+}
+
+// Decide decides one command.
+func (e *Engine) Decide(req Request) Decision {
+	e.init()
+	d := Decision{Command: req.Command, Warnings: append([]string(nil), e.warnings...)}
+	if e.Disabled() {
+		d.Reason = "GOTK_DISABLED=1 is set"
+		return d
+	}
+	if strings.TrimSpace(req.Command) == "" {
+		d.Reason = "empty command"
+		return d
+	}
+	script, err := shell.Parse(req.Command)
+	if err != nil {
+		d.Reason = "cannot parse the command: " + oneLine(err.Error())
+		return d
+	}
+	cwd := req.Cwd
+	if cwd == "" {
+		cwd = e.Env.Cwd
+	}
+	rules := e.rulesFor(filepath.Clean(cwd))
+	d.Warnings = append(d.Warnings, rules.Warnings...)
+
+	plans := make([]plan, len(script.Commands))
+	for i := range script.Commands {
+		plans[i] = e.plan(script, i, req)
+	}
+	d.Permission = e.permit(rules, script, plans, req, &d)
+	if d.Permission == permission.Deny {
+		d.Verdict = Deny
+		d.Reason = "a deny rule matches"
+		return d
+	}
+	if len(script.Unsafe) > 0 {
+		d.Reason = "not provably safe: " + strings.Join(script.Unsafe, ", ")
+		for i := range d.Segments {
+			if d.Segments[i].Reason == "" && plans[i].match.Rule != nil {
+				d.Segments[i].Reason = d.Reason
+			}
+		}
+		return d
+	}
+	var at []int
+	for i, p := range plans {
+		if p.rewrite {
+			at = append(at, p.offset)
+			d.Segments[i].Rewritten = true
+			if d.Rule == "" {
+				d.Rule = p.match.Rule.ID
+			}
+		}
+	}
+	if len(at) == 0 {
+		d.Reason = "nothing to rewrite"
+		return d
+	}
+	d.Command = shell.Insert(req.Command, at, e.Prefix+" ")
+	if d.Permission == permission.Allow {
+		d.Verdict = AllowRewrite
+	} else {
+		d.Verdict = AskRewrite
+	}
+	return d
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,279 @@
+package decision
+
+import (
+	"strings"
+
+	"github.com/gotk-dev/gotk/core/permission"
+	"github.com/gotk-dev/gotk/core/registry"
+	"github.com/gotk-dev/gotk/core/shell"
+)
+
+// plan is what Decide found out about one simple command.
+type plan struct {
+	text     string // the command as typed, words only, single-spaced
+	peeled   shell.Peeled
+	peeledOK bool
+	argv     []string // values from the program word on (Unknown where not literal)
+	match    registry.Match
+	readOnly bool
+	rewrite  bool
+	offset   int    // where "gotk " goes
+	reason   string // why not rewritten
+}
+
+// claudeWrappers are the wrappers Claude Code itself strips before matching
+// a permission rule; an allow rule is tested against the command under
+// these only (an assignment or `env` in front keeps it from matching).
+var claudeWrappers = map[string]bool{"timeout": true, "time": true, "nice": true, "nohup": true, "stdbuf": true, "command": true, "builtin": true, "noglob": true}
+
+func (e *Engine) plan(s *shell.Script, i int, req Request) plan {
+	c := &s.Commands[i]
+	p := plan{text: joinRaw(c.Words)}
+	p.peeled, p.peeledOK = c.Peel(e.prefixes)
+	if !p.peeledOK {
+		p.reason = "cannot see through the wrapper"
+		return p
+	}
+	w := c.Words[p.peeled.Prog:]
+	p.argv = make([]string, len(w))
+	for k, x := range w {
+		if x.Literal {
+			p.argv[k] = x.Value
+		} else {
+			p.argv[k] = registry.Unknown
+		}
+	}
+	if m, ok := registry.Classify(p.argv); ok {
+		p.match = m
+	}
+	p.readOnly = registry.IsReadOnly(p.argv)
+	switch {
+	case c.Opaque:
+		p.reason = "inside a substitution or a piped compound command"
+	case p.peeled.Disabled:
+		p.reason = "GOTK_DISABLED is set for this command"
+	case !w[0].Literal:
+		p.reason = "the program is not a literal word"
+	case w[0].Value == "gotk" || w[0].Value == "rtk" || strings.HasSuffix(w[0].Value, "/gotk"):
+		p.reason = "already gotk"
+	case e.excluded(c, p):
+		p.reason = "excluded by exclude_commands"
+	case p.match.Rule == nil:
+		p.reason = "no rule for this command"
+	default:
+		if why := pipeRefusal(s, c, p.match); why != "" {
+			p.reason = why
+			return p
+		}
+		p.rewrite = true
+		p.offset = w[0].Start
+	}
+	return p
+}
+
+func (e *Engine) excluded(c *shell.Command, p plan) bool {
+	w := c.Words[p.peeled.Prog:]
+	typed := joinRaw(w)
+	values := strings.Join(p.argv, " ")
+	forms := []string{typed, values}
+	if name, ok := registry.ProgramName(p.argv[0]); ok && name != p.argv[0] {
+		forms = append(forms, name+strings.TrimPrefix(values, p.argv[0]))
+	}
+	if p.match.Tool > 0 {
+		forms = append(forms, strings.Join(p.argv[p.match.Tool:], " "))
+	}
+	return e.exclude.Match(forms...) != ""
+}
+
+// pipeRefusal applies the pipeline rule, and returns why a command may not
+// be rewritten where it stands, or "".
+//
+// The rule: gotk reshapes output, so a command whose output another program
+// reads is rewritten only when that program merely shows the top of it.
+//   - `|&` anywhere: the whole pipeline stays as written (stderr joins the
+//     stream, and gotk's stderr would too);
+//   - the first stage (the producer) is rewritten when its rule allows it
+//     and every later stage is a display consumer: `head` (any options, no
+//     file), `cat` with no operand, `less` or `more`. gotk keeps output in
+//     order and puts caps and summaries at the end, so the top of the compact
+//     form is the top of the same story. `tail` is not a display consumer:
+//     the end is exactly where gotk's summaries differ;
+//   - the last stage is rewritten when its rule allows it (grep, rg) and it
+//     reads no pattern file;
+//   - middle stages never are, and a stage that counts, sorts or selects
+//     lines (wc, sort, uniq, awk, xargs, grep in the middle…) keeps every
+//     earlier stage as written.
+func pipeRefusal(s *shell.Script, c *shell.Command, m registry.Match) string {
+	if c.PipeLen <= 1 {
+		return ""
+	}
+	if c.PipeAll {
+		return "the pipeline uses |&"
+	}
+	stages := s.Pipelines[c.PipeID].Stages
+	switch c.PipeIndex {
+	case c.PipeLen - 1:
+		if m.Rule.Pipe != registry.PipeFinal {
+			return "its output is not the end of the pipeline's story (only grep and rg are rewritten as the last stage)"
+		}
+		if registry.HasFlag(argsOf(c, m), "-f", "--file") {
+			return "reads patterns from a file"
+		}
+		return ""
+	case 0:
+		if m.Rule.Pipe == registry.PipeNone {
+			return "this rule is not rewritten before a pipe"
+		}
+		for _, idx := range stages[1:] {
+			if idx < 0 || !isDisplayConsumer(&s.Commands[idx]) {
+				return "its output feeds a program that counts, sorts or selects lines"
+			}
+		}
+		return ""
+	}
+	return "middle stages of a pipeline are never rewritten"
+}
+
+func argsOf(c *shell.Command, m registry.Match) []string {
+	var out []string
+	for _, w := range c.Words {
+		if w.Literal {
+			out = append(out, w.Value)
+		} else {
+			out = append(out, registry.Unknown)
+		}
+	}
+	if len(out) > 0 {
+		return out[1:]
+	}
+	return out
+}
+
+// isDisplayConsumer: a later pipeline stage that only shows the top of its
+// input.
+func isDisplayConsumer(c *shell.Command) bool {
+	if len(c.Assigns) > 0 || len(c.Words) == 0 || c.Opaque {
+		return false
+	}
+	for _, w := range c.Words {
+		if !w.Literal {
+			return false
+		}
+	}
+	args := make([]string, 0, len(c.Words)-1)
+	for _, w := range c.Words[1:] {
+		args = append(args, w.Value)
+	}
+	switch c.Words[0].Value {
+	case "head":
+		for _, a := range args {
+			if a != "-" && !strings.HasPrefix(a, "-") && !isNumber(a) {
+				return false // a file operand: head reads that instead
+			}
+		}
+		return true
+	case "cat":
+		return len(args) == 0 || (len(args) == 1 && args[0] == "-")
+	case "less", "more":
+		return true
+	}
+	return false
+}
+
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func joinRaw(w []shell.Word) string {
+	parts := make([]string, len(w))
+	for i, x := range w {
+		parts[i] = x.Raw
+	}
+	return strings.Join(parts, " ")
+}
+
+// permit computes the host's verdict on the ORIGINAL command: Deny if any
+// simple command (substitutions included) matches a deny rule, Ask if any
+// matches an ask rule, Allow if every one is allowed — by a rule, by the
+// session's mode, or as the host's own read-only command — else Default.
+func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, req Request, d *Decision) permission.Verdict {
+	d.Segments = make([]Segment, len(s.Commands))
+	worst := permission.Allow
+	anyAsk, anyDeny := false, false
+	for i := range s.Commands {
+		c := &s.Commands[i]
+		p := plans[i]
+		seg := segmentFor(c, p)
+		res := rules.Check(seg)
+		t := Segment{Text: p.text, Rule: ruleID(p), Reason: p.reason, Permission: res.Verdict.String(), ReadOnly: p.readOnly && req.ReadOnlyAutoAllow && plain(c, p)}
+		if res.Rule != nil {
+			t.PermissionRule = res.Rule.Raw + " (" + res.Rule.Source + ")"
+		}
+		switch res.Verdict {
+		case permission.Deny:
+			anyDeny = true
+		case permission.Ask:
+			anyAsk = true
+		case permission.Default:
+			if !req.AutoAllow && !t.ReadOnly {
+				worst = permission.Default
+			}
+		}
+		d.Segments[i] = t
+	}
+	switch {
+	case anyDeny:
+		return permission.Deny
+	case anyAsk:
+		return permission.Ask
+	case len(s.Commands) == 0:
+		return permission.Default
+	}
+	return worst
+}
+
+func ruleID(p plan) string {
+	if p.match.Rule == nil {
+		return ""
+	}
+	return p.match.Rule.ID
+}
+
+// segmentFor builds the spellings the host's rules are matched against.
+// Deny and ask rules see the command as typed and under its wrappers;
+// allow rules see only a plain command (wrappers the host strips itself
+// removed), never one behind an assignment, env or a user prefix.
+func segmentFor(c *shell.Command, p plan) permission.Segment {
+	typed := joinRaw(c.Words)
+	seg := permission.Segment{Forms: []string{typed}, AllowForm: typed}
+	if p.peeledOK && p.peeled.Prog > 0 {
+		under := joinRaw(c.Words[p.peeled.Prog:])
+		seg.Forms = append(seg.Forms, under)
+		seg.AllowForm = under
+	}
+	if !plain(c, p) {
+		seg.AllowForm = ""
+	}
+	return seg
+}
+
+// plain: no assignment in front, and only wrappers the host itself strips.
+func plain(c *shell.Command, p plan) bool {
+	if len(c.Assigns) > 0 || !p.peeledOK {
+		return false
+	}
+	for _, l := range p.peeled.Layers {
+		if !claudeWrappers[l] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,263 @@
+package permission
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+)
+
+// Env is what loading rules needs from the outside world; tests pass their
+// own.
+type Env struct {
+	Getenv func(string) string
+	Home   string
+	Cwd    string // the agent's working directory
+	// ReadFile defaults to os.ReadFile.
+	ReadFile func(string) ([]byte, error)
+	// ManagedDir overrides the system-wide managed settings location (tests).
+	ManagedDir string
+}
+
+func (e Env) read(path string) ([]byte, error) {
+	if e.ReadFile != nil {
+		return e.ReadFile(path)
+	}
+	return os.ReadFile(path)
+}
+
+// Load reads the rule files of host. Hosts without rule files get an empty
+// set (every command Default).
+func Load(host Host, env Env) *Rules {
+	r := &Rules{Host: host}
+	switch host {
+	case Claude:
+		r.match = claudeMatch
+		loadClaude(r, env)
+	case Cursor:
+		r.match = cursorMatch
+		loadCursor(r, env)
+	case Gemini:
+		r.match = geminiMatch
+		loadGemini(r, env)
+	}
+	return r
+}
+
+// ClaudeDir is $CLAUDE_CONFIG_DIR or ~/.claude.
+func ClaudeDir(env Env) string {
+	if d := env.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(env.Home, ".claude")
+}
+
+func claudeManagedDir(env Env) string {
+	if env.ManagedDir != "" {
+		return env.ManagedDir
+	}
+	switch runtime.GOOS {
+	case "darwin":
+		return "/Library/Application Support/ClaudeCode"
+	case "windows":
+		return `C:\Program Files\ClaudeCode`
+	}
+	return "/etc/claude-code"
+}
+
+func loadClaude(r *Rules, env Env) {
+	user := ClaudeDir(env)
+	files := []string{filepath.Join(user, "settings.json"), filepath.Join(user, "settings.local.json")}
+	if proj := claudeProject(env); proj != "" {
+		pf := []string{filepath.Join(proj, ".claude", "settings.json"), filepath.Join(proj, ".claude", "settings.local.json")}
+		for _, f := range pf {
+			if !contains(files, f) {
+				files = append(files, f)
+			}
+		}
+	}
+	md := claudeManagedDir(env)
+	files = append(files, filepath.Join(md, "managed-settings.json"))
+	if drop, err := filepath.Glob(filepath.Join(md, "managed-settings.d", "*.json")); err == nil {
+		sort.Strings(drop)
+		files = append(files, drop...)
+	}
+	for _, f := range files {
+		var doc struct {
+			Permissions struct {
+				Allow, Ask, Deny []any
+			} `json:"permissions"`
+		}
+		if !r.readJSON(env, f, &doc) {
+			continue
+		}
+		r.add(&r.Deny, doc.Permissions.Deny, f, "Bash")
+		r.add(&r.Ask, doc.Permissions.Ask, f, "Bash")
+		r.add(&r.Allow, doc.Permissions.Allow, f, "Bash")
+	}
+}
+
+// claudeProject is the nearest ancestor of the working directory holding a
+// .claude directory (the home directory's own ~/.claude does not count),
+// else the top of the enclosing git work tree.
+func claudeProject(env Env) string {
+	if env.Cwd == "" {
+		return ""
+	}
+	home := filepath.Clean(env.Home)
+	for d := filepath.Clean(env.Cwd); ; d = filepath.Dir(d) {
+		if d != home {
+			if st, err := os.Stat(filepath.Join(d, ".claude")); err == nil && st.IsDir() {
+				return d
+			}
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	for d := filepath.Clean(env.Cwd); ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+func loadCursor(r *Rules, env Env) {
+	var f string
+	switch {
+	case env.Getenv("CURSOR_CONFIG_DIR") != "":
+		f = filepath.Join(env.Getenv("CURSOR_CONFIG_DIR"), "cli-config.json")
+	default:
+		f = filepath.Join(env.Home, ".cursor", "cli-config.json")
+		if x := env.Getenv("XDG_CONFIG_HOME"); x != "" {
+			if _, err := os.Stat(f); err != nil {
+				f = filepath.Join(x, "cursor", "cli-config.json")
+			}
+		}
+	}
+	var doc struct {
+		Permissions struct{ Allow, Deny []any } `json:"permissions"`
+	}
+	if r.readJSON(env, f, &doc) {
+		r.add(&r.Deny, doc.Permissions.Deny, f, "Shell")
+		r.add(&r.Allow, doc.Permissions.Allow, f, "Shell")
+	}
+	// A project's .cursor/cli.json can only make gotk more careful here:
+	// its deny rules count, its allow rules do not.
+	if env.Cwd != "" {
+		pf := filepath.Join(env.Cwd, ".cursor", "cli.json")
+		var pdoc struct {
+			Permissions struct{ Deny []any } `json:"permissions"`
+		}
+		if r.readJSON(env, pf, &pdoc) {
+			r.add(&r.Deny, pdoc.Permissions.Deny, pf, "Shell")
+		}
+	}
+}
+
+// GeminiHome is $GEMINI_CLI_HOME or the home directory.
+func GeminiHome(env Env) string {
+	if d := env.Getenv("GEMINI_CLI_HOME"); d != "" {
+		return d
+	}
+	return env.Home
+}
+
+func loadGemini(r *Rules, env Env) {
+	type doc struct {
+		Tools struct {
+			Allowed              []any `json:"allowed"`
+			Exclude              []any `json:"exclude"`
+			ConfirmationRequired []any `json:"confirmationRequired"`
+		} `json:"tools"`
+		Security struct {
+			FolderTrust struct {
+				Enabled *bool `json:"enabled"`
+			} `json:"folderTrust"`
+		} `json:"security"`
+	}
+	gf := filepath.Join(GeminiHome(env), ".gemini", "settings.json")
+	var g doc
+	haveGlobal := r.readJSON(env, gf, &g)
+	trusted := env.Getenv("GEMINI_CLI_TRUST_WORKSPACE") == "true" || !(g.Security.FolderTrust.Enabled != nil && *g.Security.FolderTrust.Enabled)
+	files := []struct {
+		path string
+		d    doc
+		ok   bool
+	}{{gf, g, haveGlobal}}
+	if trusted && env.Cwd != "" {
+		pf := filepath.Join(env.Cwd, ".gemini", "settings.json")
+		if pf != gf {
+			var p doc
+			files = append(files, struct {
+				path string
+				d    doc
+				ok   bool
+			}{pf, p, r.readJSON(env, pf, &p)})
+			files[len(files)-1].d = p
+		}
+	}
+	for _, f := range files {
+		if !f.ok {
+			continue
+		}
+		for _, prefix := range []string{"run_shell_command", "ShellTool"} {
+			r.add(&r.Deny, f.d.Tools.Exclude, f.path, prefix)
+			r.add(&r.Ask, f.d.Tools.ConfirmationRequired, f.path, prefix)
+			r.add(&r.Allow, f.d.Tools.Allowed, f.path, prefix)
+		}
+	}
+}
+
+// readJSON reads a JSON-with-comments file into v. A missing file is
+// silently false; a broken one is false with a warning.
+func (r *Rules) readJSON(env Env, path string, v any) bool {
+	data, err := env.read(path)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
+			r.warnf("gotk: %s: %v; its permission rules are ignored", path, err)
+		}
+		return false
+	}
+	if err := parseJSONC(data, v); err != nil {
+		r.warnf("gotk: %s: %v; its permission rules are ignored", path, oneLine(err.Error()))
+		return false
+	}
+	r.Sources = append(r.Sources, path)
+	return true
+}
+
+// add appends the rules of entries that name tool: `Tool(pattern)` adds
+// pattern; a bare `Tool` adds "*". Entries for other tools are skipped.
+func (r *Rules) add(dst *[]Rule, entries []any, source, tool string) {
+	for _, e := range entries {
+		s, ok := e.(string)
+		if !ok {
+			continue
+		}
+		s = strings.TrimSpace(s)
+		switch {
+		case s == tool:
+			*dst = append(*dst, Rule{Pattern: "*", Raw: s, Source: source})
+		case strings.HasPrefix(s, tool+"(") && strings.HasSuffix(s, ")"):
+			*dst = append(*dst, Rule{Pattern: s[len(tool)+1 : len(s)-1], Raw: s, Source: source})
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

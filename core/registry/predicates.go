@@ -1,0 +1,209 @@
+package registry
+
+import "strings"
+
+// The predicates below read a command's arguments. Each treats an Unknown
+// word as "could be anything": a test that refuses a flag refuses Unknown
+// too, so an expansion can never sneak a refused form past the table.
+
+func subs(s ...string) []string { return s }
+
+func yes([]string) bool { return true }
+
+func all(preds ...func([]string) bool) func([]string) bool {
+	return func(args []string) bool {
+		for _, p := range preds {
+			if !p(args) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// hasFlag reports whether args (before a `--`) carry one of flags: exactly,
+// as `--flag=value`, or for a one-letter flag `-x`, inside a bundle of
+// short options (`-fn` holds -f).
+func hasFlag(args []string, flags []string) bool {
+	for _, a := range args {
+		if a == Unknown {
+			return true
+		}
+		if a == "--" {
+			return false
+		}
+		for _, f := range flags {
+			if a == f || (strings.HasPrefix(f, "--") && strings.HasPrefix(a, f+"=")) {
+				return true
+			}
+			if len(f) == 2 && f[0] == '-' && isLetter(f[1]) && isShortBundle(a) && strings.IndexByte(a[1:], f[1]) >= 0 {
+				return true
+			}
+			// single-dash long options (find -exec, terraform -out=plan)
+			if len(f) > 2 && f[1] != '-' && strings.HasPrefix(a, f+"=") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+
+// isShortBundle reports whether a is a bundle of one-letter options, like
+// -la or -rn (letters only: `-n5` is an option with its value).
+func isShortBundle(a string) bool {
+	if len(a) < 2 || a[0] != '-' || a[1] == '-' {
+		return false
+	}
+	for i := 1; i < len(a); i++ {
+		if !isLetter(a[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func noFlag(flags ...string) func([]string) bool {
+	return func(args []string) bool { return !hasFlag(args, flags) }
+}
+
+func anyFlag(flags ...string) func([]string) bool {
+	return func(args []string) bool {
+		for _, a := range args {
+			if a == "--" {
+				return false
+			}
+			for _, f := range flags {
+				if a == f || strings.HasPrefix(a, f+"=") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+// operands returns the arguments that are not options.
+func operands(args []string) []string {
+	var out []string
+	dash := false
+	for _, a := range args {
+		if !dash && a == "--" {
+			dash = true
+			continue
+		}
+		if dash || !strings.HasPrefix(a, "-") || a == "-" {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// hasOperand: the command names at least one file (it does not read stdin).
+func hasOperand(args []string) bool {
+	for _, o := range operands(args) {
+		if o != "-" {
+			return true
+		}
+	}
+	return false
+}
+
+func noSub(names ...string) func([]string) bool {
+	return func(args []string) bool {
+		ops := operands(args)
+		if len(ops) == 0 {
+			return true
+		}
+		for _, n := range names {
+			if ops[0] == n || ops[0] == Unknown {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// catPlain accepts `cat FILE…` and `cat -n FILE…`: the forms whose output is
+// the files themselves. Other options (-A, -v, -s…) change the bytes shown.
+func catPlain(args []string) bool {
+	files := 0
+	for _, a := range args {
+		switch {
+		case a == Unknown:
+			return false
+		case a == "-n":
+		case a == "-" || strings.HasPrefix(a, "-"):
+			return false
+		default:
+			files++
+		}
+	}
+	return files > 0
+}
+
+// notLongRunning refuses package-manager scripts that conventionally never
+// exit (dev servers, watchers): their output must stream, untouched.
+func notLongRunning(args []string) bool {
+	for _, a := range args {
+		if a == Unknown {
+			return false
+		}
+		switch a {
+		case "dev", "start", "serve", "watch", "preview", "storybook", "--watch", "-w":
+			return false
+		}
+	}
+	return true
+}
+
+// gitRO wraps a read-only test of a git subcommand's arguments: git's own
+// `-c` and `--config-env` can run programs (core.pager, core.fsmonitor), so
+// they are never read-only.
+func gitRO(sub func([]string) bool) func([]string) bool {
+	return func(args []string) bool {
+		ops := skipGlobals("git", args)
+		if len(ops) == 0 {
+			return false
+		}
+		for _, a := range args[:len(args)-len(ops)] {
+			if a == "-c" || a == "--config-env" || strings.HasPrefix(a, "--config-env=") || strings.HasPrefix(a, "--exec-path") {
+				return false
+			}
+		}
+		return sub(ops[1:])
+	}
+}
+
+// branchListing: `git branch` that only lists (no name to create, no
+// delete/move/copy/upstream change).
+func branchListing(args []string) bool {
+	list := anyFlag("--list", "-l")(args)
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if !strings.HasPrefix(a, "-") {
+			if !list {
+				return false // a name: creates a branch
+			}
+			continue
+		}
+		if hasFlag([]string{a}, []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy",
+			"-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-f", "--force", "-t", "--track", "--no-track", "--create-reflog"}) {
+			return false
+		}
+	}
+	return true
+}
+
+// stashListing: `git stash list` and `git stash show` (a bare `git stash`
+// pushes).
+func stashListing(args []string) bool {
+	return len(args) > 0 && (args[0] == "list" || args[0] == "show")
+}
+
+// HasFlag reports whether args, before any `--`, carry one of flags (see
+// hasFlag). An Unknown word counts as carrying it.
+func HasFlag(args []string, flags ...string) bool { return hasFlag(args, flags) }

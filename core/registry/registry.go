@@ -1,0 +1,316 @@
+// Package registry is gotk's single source of truth: the table of commands
+// that have a compact equivalent. The hook asks it whether to rewrite a
+// command; the runner asks it which filter renders the output. Both go
+// through Classify, so the two can never disagree.
+package registry
+
+import (
+	"path"
+	"strings"
+)
+
+// Category groups rules for reports (`gotk gain`, the rules text).
+type Category string
+
+// The categories of the seed documents.
+const (
+	Tests    Category = "tests"
+	Build    Category = "build"
+	VCS      Category = "vcs"
+	Lint     Category = "lint"
+	Packages Category = "packages"
+	Files    Category = "files"
+	Infra    Category = "infra"
+)
+
+// Pipe says where in a pipeline a rule's command may be rewritten.
+type Pipe uint8
+
+const (
+	// PipeNone: only outside pipelines.
+	PipeNone Pipe = iota
+	// PipeProducer: also as the first stage of a pipeline whose later stages
+	// only display lines (see IsDisplayConsumer).
+	PipeProducer
+	// PipeFinal: also as the last stage of a pipeline (grep, rg), and as a
+	// producer.
+	PipeFinal
+)
+
+// Unknown stands for a word whose value is only known when the shell runs
+// (a variable, a glob). Predicates treat it as "could be anything".
+const Unknown = "\x00?"
+
+// Rule is one row of the table.
+type Rule struct {
+	ID       string   // stable id, e.g. "git.status"; shown by explain, stored by gain
+	Program  string   // the program name as typed (no path)
+	Sub      []string // accepted leading operands ("status", "compose ps"); nil: any
+	Category Category
+	Pipe     Pipe
+	Handler  string // the runner filter that renders the output
+	// Accept, when set, must hold for the arguments after the program
+	// (global options included); it refuses forms the filter cannot render
+	// faithfully (follow modes, watch modes, output to a file…).
+	Accept func(args []string) bool
+	// ReadOnly, when set, says Claude Code would run the command without
+	// asking (its own read-only command set). Used only for permission
+	// parity; nil means "not read-only".
+	ReadOnly func(args []string) bool
+}
+
+// Match is the result of classifying a command.
+type Match struct {
+	Rule *Rule
+	// Tool is the index in argv of the program the rule names: 0, or further
+	// right when a launcher (npx, pnpm exec, python -m, …) runs it.
+	Tool int
+}
+
+// IsReadOnly reports whether Claude Code would run argv without asking: its
+// program is named plainly (no path, no launcher) and a rule for it marks
+// these arguments read-only. Acceptance tests do not apply here: `head`
+// reading a pipe is read-only even though gotk does not rewrite it.
+func IsReadOnly(argv []string) bool {
+	if len(argv) == 0 || strings.Contains(argv[0], "/") {
+		return false
+	}
+	for _, a := range argv {
+		if a == Unknown {
+			return false
+		}
+	}
+	args := argv[1:]
+	operands := skipGlobals(argv[0], args)
+	for _, i := range byProgram[argv[0]] {
+		r := &table[i]
+		if r.Sub != nil && !hasSub(operands, r.Sub) {
+			continue
+		}
+		return r.ReadOnly != nil && r.ReadOnly(args)
+	}
+	return false
+}
+
+// Rules returns the table, in order. Callers must not modify it.
+func Rules() []Rule { return table }
+
+var byProgram = func() map[string][]int {
+	m := map[string][]int{}
+	for i, r := range table {
+		m[r.Program] = append(m[r.Program], i)
+	}
+	return m
+}()
+
+// binDirs are the directories whose programs are the ones the table names
+// when spelled by absolute path (`/usr/bin/git status`).
+var binDirs = []string{"/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin", "/usr/sbin", "/sbin"}
+
+// localBinDirs are project-relative launch paths the table knows.
+var localBinDirs = []string{"node_modules/.bin", "./node_modules/.bin"}
+
+// ProgramName returns the program a word names: the word itself, or its
+// base name when it is a path into a known bin directory. ok is false for
+// any other path.
+func ProgramName(word string) (string, bool) {
+	if !strings.Contains(word, "/") {
+		return word, word != ""
+	}
+	dir, base := path.Split(word)
+	dir = strings.TrimSuffix(dir, "/")
+	for _, d := range binDirs {
+		if dir == d {
+			return base, base != ""
+		}
+	}
+	for _, d := range localBinDirs {
+		if dir == d {
+			return base, base != ""
+		}
+	}
+	return "", false
+}
+
+// Classify finds the rule for a command given as argv (argv[0] is the
+// program as typed). Words unknown before run time must be passed as
+// Unknown.
+func Classify(argv []string) (Match, bool) {
+	return classify(argv, 0, 0)
+}
+
+func classify(argv []string, at, depth int) (Match, bool) {
+	if at >= len(argv) || depth > 3 {
+		return Match{}, false
+	}
+	prog, ok := ProgramName(argv[at])
+	if !ok {
+		return Match{}, false
+	}
+	// A launcher runs another tool: classify that tool first, so
+	// `npx tsc` is tsc and `python -m pytest` is pytest.
+	if next, ok := launch(prog, argv[at+1:]); ok {
+		if m, ok := classify(argv, at+1+next, depth+1); ok {
+			return m, true
+		}
+	}
+	args := argv[at+1:]
+	operands := skipGlobals(prog, args)
+	for _, i := range byProgram[prog] {
+		r := &table[i]
+		if r.Sub != nil && !hasSub(operands, r.Sub) {
+			continue
+		}
+		if r.Accept != nil && !r.Accept(args) {
+			continue
+		}
+		return Match{Rule: r, Tool: at}, true
+	}
+	return Match{}, false
+}
+
+// hasSub reports whether operands start with one of subs (each may hold
+// several space-separated words).
+func hasSub(operands []string, subs []string) bool {
+	for _, s := range subs {
+		words := strings.Fields(s)
+		if len(words) > len(operands) {
+			continue
+		}
+		ok := true
+		for i, w := range words {
+			if operands[i] != w {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// launch recognises launchers and returns how many argv words after the
+// launcher's own name precede the launched tool.
+func launch(prog string, args []string) (int, bool) {
+	switch prog {
+	case "npx", "bunx", "pnpx":
+		i := 0
+		for i < len(args) && strings.HasPrefix(args[i], "-") {
+			switch args[i] {
+			case "-p", "--package":
+				i += 2
+			case "--":
+				return i + 1, i+1 < len(args)
+			default:
+				i++
+			}
+		}
+		return i, i < len(args)
+	case "pnpm", "yarn":
+		if len(args) >= 2 && (args[0] == "exec" || args[0] == "dlx") {
+			return 1, true
+		}
+	case "npm":
+		if len(args) >= 2 && (args[0] == "exec" || args[0] == "x") {
+			if args[1] == "--" {
+				return 2, len(args) > 2
+			}
+			return 1, true
+		}
+	case "bun":
+		if len(args) >= 2 && args[0] == "x" {
+			return 1, true
+		}
+	case "uv":
+		if len(args) >= 2 && args[0] == "run" && !strings.HasPrefix(args[1], "-") {
+			return 1, true
+		}
+	case "python", "python3":
+		if len(args) >= 2 && args[0] == "-m" {
+			return 1, true
+		}
+	}
+	return 0, false
+}
+
+// skipGlobals drops a program's global options (git -C dir, kubectl -n ns,
+// cargo +nightly, …) so that the subcommand comes first. Unknown options
+// stop the skipping: the subcommand then does not match, and nothing is
+// rewritten.
+func skipGlobals(prog string, args []string) []string {
+	g, ok := globals[prog]
+	if !ok {
+		return args
+	}
+	i := 0
+	for i < len(args) {
+		a := args[i]
+		if g.plus && strings.HasPrefix(a, "+") {
+			i++
+			continue
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			break
+		}
+		name := a
+		if eq := strings.IndexByte(a, '='); eq > 0 {
+			name = a[:eq]
+			if g.valued[name] {
+				i++
+				continue
+			}
+		}
+		switch {
+		case g.valued[name] && name == a:
+			i += 2
+		case g.flags[name]:
+			i++
+		case g.joined != "" && strings.HasPrefix(a, g.joined):
+			i++ // terraform -chdir=DIR
+		default:
+			return nil
+		}
+	}
+	if i > len(args) {
+		return nil
+	}
+	return args[i:]
+}
+
+type globalOpts struct {
+	valued map[string]bool // options that take a value (`-C dir` or `-C=dir`)
+	flags  map[string]bool
+	plus   bool   // cargo +toolchain
+	joined string // options that carry their value after '='
+}
+
+func set(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+var globals = map[string]globalOpts{
+	"git": {
+		valued: set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"),
+		flags: set("--no-pager", "-P", "--paginate", "-p", "--no-optional-locks", "--literal-pathspecs",
+			"--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-replace-objects", "--bare"),
+	},
+	"cargo":   {valued: set("--color", "-Z", "--config", "-C"), flags: set("-q", "--quiet", "-v", "-vv", "--verbose", "--frozen", "--locked", "--offline"), plus: true},
+	"go":      {valued: set("-C")},
+	"docker":  {valued: set("--context", "-c", "-H", "--host", "--config", "-l", "--log-level"), flags: set("-D", "--debug", "--tls", "--tlsverify")},
+	"kubectl": {valued: set("-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server", "--request-timeout", "--as")},
+	"helm":    {valued: set("-n", "--namespace", "--kube-context", "--kubeconfig"), flags: set("--debug")},
+	"npm":     {valued: set("--prefix", "-w", "--workspace"), flags: set("-s", "--silent", "-q", "--quiet", "--ws", "--workspaces")},
+	"pnpm":    {valued: set("-C", "--dir", "--filter", "-F"), flags: set("-r", "--recursive", "-w", "--workspace-root", "-s", "--silent")},
+	"yarn":    {valued: set("--cwd")},
+	"bun":     {valued: set("--cwd")},
+	"terraform": {joined: "-chdir="},
+	"aws":     {valued: set("--profile", "--region", "--output", "--endpoint-url"), flags: set("--no-cli-pager", "--debug", "--no-paginate")},
+	"dotnet":  {},
+	"uv":      {valued: set("--directory", "--project"), flags: set("-q", "--quiet", "-v", "--verbose", "--offline", "--no-progress")},
+}

@@ -1,0 +1,53 @@
+// Package filter turns a command's raw output into the compact form the
+// model sees. One Filter per registry handler (core/registry: Rule.Handler);
+// the runner looks it up with For and never knows any tool's format itself.
+//
+// Contract (ARCHITECTURE.md, "Runner contract"): aggressive on green,
+// faithful on red — failures, file:line locations, panics and compiler
+// errors survive verbatim; a success line is printed only when the tool's
+// own output proves it; every cap says how to see the rest (Input.Recall);
+// when parsing fails, Render returns an error and the runner prints the raw
+// output.
+package filter
+
+// Input is one finished run of a command.
+type Input struct {
+	Argv     []string // the command as the user gave it (argv[0] = program as typed)
+	Tool     int      // index in Argv of the program the rule names (after launchers like npx)
+	RanArgv  []string // what was really run (Args' result)
+	Stdout   []byte
+	Stderr   []byte
+	Combined []byte // stdout and stderr interleaved in arrival order
+	Exit     int    // the program's exit code (128+n for signal n)
+	// Recall returns the hint to print after a cap, naming the stored raw
+	// output, e.g. "gotk recall 7f3a2c". Never nil.
+	Recall func() string
+}
+
+// Filter renders one handler's output.
+type Filter interface {
+	// Args returns the argv to run: argv itself, or argv plus flags that ask
+	// the tool for machine-readable output the user did not already set.
+	// It must never change what the command does.
+	Args(argv []string, tool int) []string
+	// Render returns the compact output. Streams stay separate (a command
+	// may sit before a pipe, or have 2>/dev/null): compact stdout goes to
+	// stdout; stderr keeps every line that is not known noise (progress bars,
+	// download and compile chatter). An error means "could not parse": the
+	// runner prints the raw output of both streams.
+	Render(in Input) (Output, error)
+}
+
+// Output is what the runner prints.
+type Output struct {
+	Stdout []byte
+	Stderr []byte
+}
+
+// For returns the Filter for a registry handler name, or nil when there is
+// none (the runner then prints the raw output).
+func For(handler string) Filter {
+	return filters[handler]
+}
+
+var filters = map[string]Filter{}
