@@ -82,10 +82,12 @@ func parse(name string, args []string) (options, error) {
 		}
 	}
 done:
+	if i < len(args) {
+		o.cmd = strings.Join(args[i:], " ")
+	}
 	if _, ok := Hosts[o.host]; !ok {
 		return o, fmt.Errorf("unknown host %q (one of %s)", o.host, hostList())
 	}
-	o.cmd = strings.Join(args[i:], " ")
 	if strings.TrimSpace(o.cmd) == "" {
 		return o, fmt.Errorf("no command given (usage: gotk %s [--json] [--host HOST] COMMAND…)", name)
 	}
@@ -147,9 +149,11 @@ type answer struct {
 	Rule    string `json:"rule"`
 }
 
+// writeJSON prints v as one line; `&&`, `<` and `>` stay as typed.
 func writeJSON(w io.Writer, v any) {
-	b, _ := json.Marshal(v)
-	w.Write(append(b, '\n'))
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
 }
 
 // Explain runs `gotk explain` and returns its exit code.
@@ -192,8 +196,6 @@ func Explain(args []string, env Env) int {
 		perm := s.Permission
 		if s.PermissionRule != "" {
 			perm += " by " + s.PermissionRule
-		} else if s.ReadOnly {
-			perm += " (read-only: the host runs it without asking)"
 		}
 		fmt.Fprintf(w, "     permission: %s\n", perm)
 	}

@@ -223,7 +223,12 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 		case permission.Ask:
 			anyAsk = true
 		case permission.Default:
-			if !req.AutoAllow && !t.ReadOnly {
+			switch {
+			case req.AutoAllow:
+				t.Permission, t.PermissionRule = "allow", "the session's permission mode runs every command"
+			case t.ReadOnly:
+				t.Permission, t.PermissionRule = "allow", "the host's own read-only command set"
+			default:
 				worst = permission.Default
 			}
 		}

@@ -12,7 +12,10 @@ import (
 //     (a word boundary: `git push *` does not match `git pushx`);
 //   - "P*" with no space before the star: a plain prefix (`ls*` matches lsof);
 //   - any other star: a glob, each star any run of characters;
-//   - no star: cmd is P, or P followed by a space and more words.
+//   - no star: cmd is exactly P.
+//
+// Check also tests deny and ask rules without a star as word-boundary
+// prefixes (see lenient): on that side, matching more is the safe error.
 func claudeMatch(pattern, cmd string) bool {
 	p := normalize(pattern)
 	c := normalize(cmd)
@@ -39,6 +42,19 @@ func claudeMatch(pattern, cmd string) bool {
 		return glob(p, c)
 	}
 	return c == p
+}
+
+// lenient extends a matcher for deny and ask rules: a pattern without a
+// star also matches the commands it starts (`git push` matches
+// `git push -f`). Matching too much there can only make gotk step aside.
+func lenient(m func(string, string) bool) func(string, string) bool {
+	return func(pattern, cmd string) bool {
+		if m(pattern, cmd) {
+			return true
+		}
+		p := normalize(pattern)
+		return p != "" && !strings.Contains(p, "*") && wordPrefix(normalize(cmd), p)
+	}
 }
 
 // wordPrefix: c is p, or p followed by a space.

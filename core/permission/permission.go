@@ -90,13 +90,14 @@ func (r *Rules) Check(s Segment) Result {
 	if m == nil {
 		m = claudeMatch
 	}
+	wide := lenient(m)
 	for _, lst := range []struct {
 		rules []Rule
 		v     Verdict
 	}{{r.Deny, Deny}, {r.Ask, Ask}} {
 		for i := range lst.rules {
 			for _, f := range s.Forms {
-				if m(lst.rules[i].Pattern, f) {
+				if wide(lst.rules[i].Pattern, f) {
 					return Result{lst.v, &lst.rules[i]}
 				}
 			}
