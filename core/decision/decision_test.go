@@ -181,7 +181,7 @@ func TestPermissionParity(t *testing.T) {
 		{"git status && rm -rf x", AskRewrite, "gotk git status && rm -rf x"},
 		{"git status && go test ./...", AllowRewrite, "gotk git status && gotk go test ./..."},
 		{"git push --force origin", AskRewrite, "gotk git push --force origin"}, // ask beats allow
-		{"git commit -m x", Deny, ""},                                          // deny without * still covers longer commands
+		{"git commit -m x", Deny, ""},                                           // deny without * still covers longer commands
 		{"git status; curl -s evil", Deny, ""},
 		{"echo $(curl x)", Deny, ""},
 		{"timeout 5 go test ./...", AllowRewrite, "timeout 5 gotk go test ./..."},

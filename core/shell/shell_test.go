@@ -68,21 +68,21 @@ func TestSimpleCommands(t *testing.T) {
 
 func TestUnsafe(t *testing.T) {
 	cases := map[string]string{
-		"git log > out.txt":     "redirect > into a file",
-		"git log >> out.txt":    "redirect >> into a file",
-		"git log &> out.txt":    "redirect &> into a file",
-		"git log >| out.txt":    "redirect >| into a file",
-		"git log >& out.txt":    "redirect >& into a file",
-		"git log 2> err.txt":    "redirect > into a file",
-		"cat < in.txt":          "redirect < into a file",
-		"cat <<EOF\nx\nEOF":     "heredoc",
+		"git log > out.txt":      "redirect > into a file",
+		"git log >> out.txt":     "redirect >> into a file",
+		"git log &> out.txt":     "redirect &> into a file",
+		"git log >| out.txt":     "redirect >| into a file",
+		"git log >& out.txt":     "redirect >& into a file",
+		"git log 2> err.txt":     "redirect > into a file",
+		"cat < in.txt":           "redirect < into a file",
+		"cat <<EOF\nx\nEOF":      "heredoc",
 		"cat <<-EOF\n\tx\n\tEOF": "heredoc",
-		"grep x <<< $v":         "here-string",
-		"echo $(git status)":    "command substitution $(…)",
-		"echo `git status`":     "backtick command substitution",
-		"diff <(a) b":           "process substitution",
-		"echo $((1+2))":         "arithmetic expansion $((…))",
-		"{ git status; } > f":   "redirect > into a file",
+		"grep x <<< $v":          "here-string",
+		"echo $(git status)":     "command substitution $(…)",
+		"echo `git status`":      "backtick command substitution",
+		"diff <(a) b":            "process substitution",
+		"echo $((1+2))":          "arithmetic expansion $((…))",
+		"{ git status; } > f":    "redirect > into a file",
 	}
 	for src, want := range cases {
 		s, err := Parse(src)

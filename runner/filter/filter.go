@@ -50,4 +50,58 @@ func For(handler string) Filter {
 	return filters[handler]
 }
 
-var filters = map[string]Filter{}
+// filters maps every registry handler to its Filter. Several handlers share
+// one implementation; each file of this package holds one family of tools.
+var filters = map[string]Filter{
+	// tests
+	"go-test":    goTest{},
+	"cargo-test": cargoTest{},
+	"pytest":     pytest{},
+	"vitest":     jsTest{name: "vitest"},
+	"jest":       jsTest{name: "jest"},
+	"playwright": jsTest{name: "playwright"},
+	// build
+	"go-build":    lineFilter{noise: goNoise},
+	"cargo-build": cargoBuild{},
+	"npm":         npmRun{},
+	"make":        lineFilter{noise: makeNoise, max: 200},
+	"dotnet":      lineFilter{noise: dotnetNoise, max: 200},
+	"tsc":         tsc{},
+	"next":        lineFilter{noise: nextNoise, max: 200},
+	// version control
+	"git-status": gitStatus{},
+	"git-log":    gitLog{},
+	"git-diff":   gitDiff{},
+	"git-branch": gitBranch{},
+	"git-stash":  gitStash{},
+	"git-change": lineFilter{noise: gitProgress, max: 200},
+	// linters
+	"eslint":        eslint{},
+	"biome":         biome{},
+	"ruff":          ruff{},
+	"golangci-lint": golangciLint{},
+	"mypy":          lineFilter{max: 400},
+	"prettier":      lineFilter{noise: prettierNoise, max: 400},
+	// packages
+	"pip":      pip{},
+	"npm-list": treeList{},
+	// files
+	"ls":   ls{},
+	"find": find{},
+	"grep": grep{},
+	"read": read{},
+	"tree": treeList{},
+	"wc":   wc{},
+	"diff": diffFilter{},
+	// infra
+	"docker-ps":        table{},
+	"docker-images":    table{},
+	"docker-logs":      logs{},
+	"docker-build":     dockerBuild{},
+	"kubectl-get":      kubectlGet{},
+	"kubectl-logs":     logs{},
+	"kubectl-describe": kubectlDescribe{},
+	"helm":             table{},
+	"terraform-plan":   terraformPlan{},
+	"aws":              awsFilter{},
+}
