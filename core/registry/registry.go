@@ -49,6 +49,9 @@ type Rule struct {
 	Category Category
 	Pipe     Pipe
 	Handler  string // the runner filter that renders the output
+	// Usage, when set, is how the rules text names the command (when the
+	// program and subcommands alone would say too much: `prettier --check`).
+	Usage string
 	// Accept, when set, must hold for the arguments after the program
 	// (global options included); it refuses forms the filter cannot render
 	// faithfully (follow modes, watch modes, output to a file…).

@@ -1,6 +1,9 @@
 package registry
 
 import (
+	"flag"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -268,3 +271,42 @@ func BenchmarkClassify(b *testing.B) {
 		Classify(argv)
 	}
 }
+
+// TestRulesFile: plugins/rules/gotk.md is exactly RulesText (regenerate with
+// `go test ./registry -update-rules` from core/), and RulesText lists exactly
+// the commands the table rewrites.
+func TestRulesFile(t *testing.T) {
+	const path = "../../plugins/rules/gotk.md"
+	text := RulesText()
+	if *updateRules {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run: go test ./registry -update-rules)", err)
+	}
+	if string(got) != text {
+		t.Errorf("%s is stale: run `go test ./registry -update-rules` in core/", path)
+	}
+	listed := map[string]bool{}
+	for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(strings.SplitN(text, "\n- ", 2)[1], -1) {
+		listed[m[1]] = true
+	}
+	for _, cmds := range Commands() {
+		for _, c := range cmds {
+			if !listed[c] {
+				t.Errorf("rules text does not list %q", c)
+			}
+			if _, ok := Classify(strings.Fields(c + " x")); !ok && c != "cat" {
+				if _, ok := Classify(strings.Fields(c)); !ok {
+					t.Errorf("listed command %q is not rewritten", c)
+				}
+			}
+			delete(listed, c)
+		}
+	}
+}
+
+var updateRules = flag.Bool("update-rules", false, "rewrite plugins/rules/gotk.md")

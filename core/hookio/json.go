@@ -1,0 +1,129 @@
+package hookio
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// Fields is a JSON object kept as its members, in order, with raw values:
+// an agent's tool input goes back to it with every field and the key order
+// it had, only the command replaced.
+type Fields []Field
+
+// Field is one member of an object.
+type Field struct {
+	Key   string
+	Value json.RawMessage
+}
+
+// ParseFields parses raw as a JSON object. ok is false for anything else.
+func ParseFields(raw []byte) (f Fields, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, false
+	}
+	f = Fields{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		key, _ := t.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, false
+		}
+		f = append(f, Field{key, v})
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return nil, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, false // trailing data
+	}
+	return f, true
+}
+
+// Command returns the shell command stored under key: a non-empty string
+// that survived decoding unchanged. Like the agents' own JSON parsers, the
+// last of duplicate keys counts. A string holding invalid UTF-8 or a lone
+// surrogate decodes to U+FFFD; rewriting it would change the command, so
+// it is refused.
+func (f Fields) Command(key string) (string, bool) {
+	var s string
+	found := false
+	for _, m := range f {
+		if m.Key == key {
+			found = json.Unmarshal(m.Value, &s) == nil
+		}
+	}
+	if !found || strings.TrimSpace(s) == "" || !utf8.ValidString(s) || strings.ContainsRune(s, utf8.RuneError) {
+		return "", false
+	}
+	return s, true
+}
+
+// With returns a copy of f with every member named key set to the string
+// value (appended when missing).
+func (f Fields) With(key, value string) Fields {
+	v := Raw(value)
+	out := make(Fields, 0, len(f)+1)
+	found := false
+	for _, m := range f {
+		if m.Key == key {
+			m.Value, found = v, true
+		}
+		out = append(out, m)
+	}
+	if !found {
+		out = append(out, Field{key, v})
+	}
+	return out
+}
+
+// Raw returns v as JSON without HTML escaping.
+func Raw(v any) json.RawMessage {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return json.RawMessage("null")
+	}
+	return bytes.TrimRight(b.Bytes(), "\n")
+}
+
+// MarshalJSON writes the members in order, compactly.
+func (f Fields) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range f {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(Raw(m.Key))
+		b.WriteByte(':')
+		if err := json.Compact(&b, m.Value); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// Object builds an answer from key/value pairs, in order. Values are
+// encoded with Raw (a json.RawMessage or Fields is kept as is).
+func Object(kv ...any) []byte {
+	f := make(Fields, 0, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		key, _ := kv[i].(string)
+		f = append(f, Field{key, Raw(kv[i+1])})
+	}
+	b, err := f.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
+}
