@@ -1,0 +1,313 @@
+// Package install is gotk-install: it puts gotk's hook entry, plugin or
+// rules block into each coding agent's configuration, exactly where and how
+// that agent documents it, and takes it out again byte for byte.
+//
+// It sits at the edge of the flow: it writes the configuration that makes an
+// agent call gotk-hook-<agent>, and records what it owns in
+// $XDG_DATA_HOME/gotk/installed.json for `gotk verify` and `gotk doctor`
+// (package check).
+package install
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/alecthomas/kong"
+	"github.com/gofrs/flock"
+)
+
+// cli is gotk-install's command line.
+type cli struct {
+	Agent     string `help:"Agent to install for: ${agents}." placeholder:"NAME"`
+	All       bool   `help:"Every agent found on this machine."`
+	List      bool   `help:"List agents, scope and state."`
+	Global    bool   `help:"The user's configuration (default where the agent has one)." xor:"scope"`
+	Project   bool   `help:"The project in the current directory." xor:"scope"`
+	Uninstall bool   `help:"Remove exactly what install added."`
+	DryRun    bool   `help:"Print the changes as unified diffs; write nothing."`
+	Yes       bool   `short:"y" help:"Do not ask before changing files."`
+	BinDir    string `help:"Folder holding the gotk-hook-* binaries (default: next to gotk-install, else PATH)." placeholder:"DIR"`
+}
+
+const prog = "gotk-install"
+
+// Main runs gotk-install with args (without the program name) and returns
+// its exit code.
+func Main(args []string, e *Env) int {
+	var c cli
+	parser, err := kong.New(&c, kong.Name(prog),
+		kong.Description("Install gotk's hooks, plugins and rules into coding agents' configuration."),
+		kong.Vars{"agents": strings.Join(AgentNames(), ", ")},
+		kong.Writers(e.Stdout, e.Stderr),
+		kong.Exit(func(int) { panic(exitHelp{}) }))
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "%s: %v\n", prog, err)
+		return 2
+	}
+	code, done := func() (code int, done bool) {
+		defer func() {
+			if r := recover(); r != nil {
+				if _, ok := r.(exitHelp); !ok {
+					panic(r)
+				}
+				code, done = 0, true
+			}
+		}()
+		if _, err := parser.Parse(args); err != nil {
+			fmt.Fprintf(e.Stderr, "%s: %v (see --help)\n", prog, err)
+			return 2, true
+		}
+		return 0, false
+	}()
+	if done {
+		return code
+	}
+	if c.BinDir != "" {
+		e.BinDir = c.BinDir
+	}
+	n := 0
+	for _, b := range []bool{c.Agent != "", c.All, c.List} {
+		if b {
+			n++
+		}
+	}
+	if n != 1 {
+		fmt.Fprintf(e.Stderr, "%s: say what to do: --agent NAME, --all or --list (see --help)\n", prog)
+		return 2
+	}
+	if c.List {
+		return list(e)
+	}
+	var targets []*Agent
+	scope := Scope("")
+	if c.Global {
+		scope = Global
+	} else if c.Project {
+		scope = Project
+	}
+	if c.Agent != "" {
+		a := AgentByName(c.Agent)
+		if a == nil {
+			fmt.Fprintf(e.Stderr, "%s: unknown agent %q; choose one of: %s\n", prog, c.Agent, strings.Join(AgentNames(), ", "))
+			return 2
+		}
+		if scope != "" && !a.Supports(scope) {
+			fmt.Fprintf(e.Stderr, "%s: %s supports only --%s; nothing was changed\n", prog, a.Name, a.Scopes[0])
+			return 2
+		}
+		targets = []*Agent{a}
+	} else {
+		for _, a := range Agents() {
+			if (scope == "" || a.Supports(scope)) && a.Found(e) {
+				targets = append(targets, a)
+			}
+		}
+		if len(targets) == 0 {
+			fmt.Fprintf(e.Stdout, "no agents found on this machine; nothing to do\n")
+			return 0
+		}
+	}
+	return run(e, targets, scope, c)
+}
+
+type exitHelp struct{}
+
+func fail(e *Env, err error) int {
+	msg := err.Error()
+	if !strings.Contains(msg, "nothing was changed") {
+		msg += "; nothing was changed"
+	}
+	fmt.Fprintf(e.Stderr, "%s: %s\n", prog, msg)
+	return 1
+}
+
+// lock takes the install lock, so that two gotk-install runs never
+// interleave their read-modify-write of the same files.
+func lock(e *Env) (*flock.Flock, error) {
+	dir := e.dataDir()
+	if err := mkdirAll(dir); err != nil {
+		return nil, err
+	}
+	l := flock.New(filepath.Join(dir, "install.lock"))
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		ok, err := l.TryLock()
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return l, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, errors.New(l.Path() + ": another gotk-install has held the lock for 30s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func run(e *Env, targets []*Agent, only Scope, c cli) int {
+	if !c.DryRun {
+		l, err := lock(e)
+		if err != nil {
+			return fail(e, err)
+		}
+		defer l.Unlock()
+	}
+	m, err := LoadManifest(e)
+	if err != nil {
+		return fail(e, err)
+	}
+	pl := newPlan()
+	var summary []string
+	for _, a := range targets {
+		s := only
+		if s == "" {
+			s = a.Scopes[0]
+		}
+		hook := ""
+		if a.HookBin != "" && !c.Uninstall {
+			if hook, err = e.findBin(a.HookBin); err != nil {
+				return fail(e, err)
+			}
+			hook = shellQuote(hook)
+		}
+		label := fmt.Sprintf("%s (%s)", a.Name, s)
+		any := false
+		for _, p := range a.Parts(e, s, hook) {
+			var verb string
+			if c.Uninstall {
+				verb, err = pl.uninstall(a, p, m)
+			} else {
+				verb, err = pl.install(a, s, p, m)
+			}
+			if err != nil {
+				return fail(e, err)
+			}
+			if verb != "" {
+				any = true
+				summary = append(summary, fmt.Sprintf("%s: %s: %s %s", label, p.file, verb, p.describe()))
+			}
+		}
+		switch {
+		case !any && c.Uninstall:
+			summary = append(summary, label+": not installed; nothing to remove")
+		case !any:
+			summary = append(summary, label+": already installed; nothing changed")
+		case !c.Uninstall:
+			if a.Notes != nil {
+				for _, n := range a.Notes(e, s) {
+					pl.notes = append(pl.notes, a.Name+": "+n)
+				}
+			}
+			pl.notes = append(pl.notes, runnerNotes(e, a)...)
+		}
+	}
+	if c.DryRun {
+		for _, p := range pl.order {
+			ch := pl.changes[p]
+			if ch.changed() {
+				fmt.Fprint(e.Stdout, unifiedDiff(p, ch.before, ch.after, ch.existed, !ch.remove))
+			}
+		}
+		for _, s := range summary {
+			fmt.Fprintln(e.Stdout, s)
+		}
+		printNotes(e, pl.notes)
+		fmt.Fprintln(e.Stdout, "dry run: nothing was written")
+		return 0
+	}
+	changed := false
+	for _, p := range pl.order {
+		changed = changed || pl.changes[p].changed()
+	}
+	for _, s := range summary {
+		fmt.Fprintln(e.Stdout, s)
+	}
+	if changed && e.IsTTY && !c.Yes {
+		fmt.Fprint(e.Stdout, "Apply these changes? [y/N] ")
+		line, _ := bufio.NewReader(e.Stdin).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+			fmt.Fprintln(e.Stdout, "nothing was changed")
+			return 1
+		}
+	}
+	if err := pl.apply(func(s string) { fmt.Fprintln(e.Stdout, s) }); err != nil {
+		return fail(e, err)
+	}
+	for _, r := range pl.drops {
+		m.drop(r.Agent, r.Kind, r.File)
+	}
+	for _, r := range pl.puts {
+		m.put(r)
+	}
+	if err := m.save(e); err != nil {
+		fmt.Fprintf(e.Stderr, "%s: %s: %v (the agents' files were changed)\n", prog, manifestPath(e), err)
+		return 1
+	}
+	printNotes(e, pl.notes)
+	return 0
+}
+
+// shellQuote quotes a path for the shell that agents run hook commands in,
+// when it holds anything but the usual path characters.
+func shellQuote(p string) string {
+	for _, r := range p {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:@%=,", r)) {
+			return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+		}
+	}
+	return p
+}
+
+func printNotes(e *Env, notes []string) {
+	seen := map[string]bool{}
+	for _, n := range notes {
+		if !seen[n] {
+			seen[n] = true
+			fmt.Fprintln(e.Stdout, "note: "+n)
+		}
+	}
+}
+
+// runnerNotes checks that the shell the agent runs commands in finds gotk.
+func runnerNotes(e *Env, a *Agent) []string {
+	gotk, err := e.findBin("gotk")
+	if err != nil {
+		return []string{"the gotk runner was not found (" + err.Error() + "); rewritten commands run `gotk …`, so install it too."}
+	}
+	if a.Name != "codex" {
+		if p, err := e.LookPath("gotk"); err != nil || p == "" {
+			return []string{fmt.Sprintf("gotk (%s) is not on this shell's PATH; %s runs commands with the PATH it was started with: add %s to PATH.", gotk, a.Name, filepath.Dir(gotk))}
+		}
+		return nil
+	}
+	if found, dirs := OnLoginPATH(gotk, e.Home); found == "" {
+		return []string{fmt.Sprintf("gotk (%s) is not on a login shell's PATH (%s). Codex runs each command in a login shell, so `gotk …` typed there is not found; gotk-hook-codex names gotk by its absolute path, so rewrites still work. To use gotk there by hand: sudo ln -s %s /usr/local/bin/gotk (or add 'export PATH=\"%s:$PATH\"' to ~/.profile).",
+			gotk, strings.Join(dirs, string(filepath.ListSeparator)), gotk, filepath.Dir(gotk))}
+	}
+	return nil
+}
+
+// list prints each agent, whether it is found, and its state per scope.
+func list(e *Env) int {
+	m, err := LoadManifest(e)
+	if err != nil {
+		return fail(e, err)
+	}
+	w := tabwriter.NewWriter(e.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "AGENT\tFOUND\tSCOPE\tSTATE\tFILE")
+	for _, st := range Inspect(e, m) {
+		found := "no"
+		if st.Found {
+			found = "yes"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", st.Agent, found, st.Scope, st.State, st.File)
+	}
+	w.Flush()
+	return 0
+}

@@ -1,0 +1,134 @@
+package install
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func claudeSpec(cmd string, timeout int) *jsonHookSpec {
+	return &jsonHookSpec{
+		event: []string{"hooks", "PreToolUse"}, matcher: "Bash", tool: "Bash",
+		handler: obj{{"type", "command"}, {"command", cmd}, {"timeout", timeout}},
+		cmdKey:  "command", bin: "gotk-hook-claude",
+	}
+}
+
+func cursorSpec() *jsonHookSpec {
+	return &jsonHookSpec{
+		event: []string{"hooks", "preToolUse"}, tool: "Shell",
+		handler: obj{{"command", "/opt/gotk/gotk-hook-cursor"}, {"matcher", "Shell"}},
+		cmdKey:  "command", bin: "gotk-hook-cursor",
+		rootKeys: obj{{"version", 1}},
+	}
+}
+
+// roundTrip installs then uninstalls and checks the law the installer
+// promises: the file comes back byte for byte, and a second install is a no-op.
+func roundTrip(t *testing.T, s *jsonHookSpec, in string) string {
+	t.Helper()
+	out, undo, _, err := installJSON([]byte(in), s)
+	if err != nil {
+		t.Fatalf("install %q: %v", in, err)
+	}
+	if _, err := parseJSONC(out); err != nil {
+		t.Fatalf("install made invalid JSON from %q:\n%s\n%v", in, out, err)
+	}
+	if !strings.Contains(string(out), s.bin) {
+		t.Fatalf("install of %q did not add the entry:\n%s", in, out)
+	}
+	again, _, _, err := installJSON(out, s)
+	if err != nil || string(again) != string(out) {
+		t.Fatalf("second install changed the file (%v):\n%s\n---\n%s", err, out, again)
+	}
+	back, removed, err := uninstallJSON(out, s, undo)
+	if err != nil || !removed {
+		t.Fatalf("uninstall: removed=%v err=%v", removed, err)
+	}
+	if string(back) != in {
+		t.Fatalf("uninstall did not restore the input\nin:   %q\nout:  %q\nback: %q", in, out, back)
+	}
+	return string(out)
+}
+
+var jsonSeeds = []string{
+	``,
+	"\n",
+	`{}`,
+	"{}\n",
+	"{\n}\n",
+	`{"a":1}`,
+	"{\n  \"model\": \"opus\"\n}\n",
+	"{\r\n  \"model\": \"opus\",\r\n  \"hooks\": {}\r\n}\r\n",
+	"{\n\t\"hooks\": {\n\t\t\"PreToolUse\": [\n\t\t\t{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"rtk hook claude\"}]}\n\t\t]\n\t}\n}\n",
+	"{\n    \"hooks\": {\n        \"PreToolUse\": []\n    }\n}\n",
+	"{\n  // comment\n  \"hooks\": {\n    \"BeforeTool\": [\n      {\"matcher\": \"x\"}, // trailing\n    ],\n  },\n}\n",
+	"{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Edit\"} // no comma\n    ]\n  }\n}\n",
+	"{\"hooks\":{\"PreToolUse\":[{\"matcher\":\"Bash\",\"hooks\":[]}]},\"x\":[1,2]}",
+	"{\n  \"hooks\": {\n    \"PreToolUse\": [ /* nothing yet */ ]\n  }\n}\n",
+	"{ \"hooks\" : { \"Stop\": [] } , }",
+	"\xef\xbb\xbf{\"k\": \"v\"}\n",
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	for _, in := range jsonSeeds {
+		roundTrip(t, claudeSpec("/opt/gotk/gotk-hook-claude", 10), in)
+		roundTrip(t, cursorSpec(), in)
+	}
+}
+
+func TestJSONUpdateInPlace(t *testing.T) {
+	in := "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"Bash\",\n        \"hooks\": [\n          {\"type\": \"command\", \"command\": \"/old/gotk-hook-claude\"}\n        ]\n      }\n    ]\n  }\n}\n"
+	out, _, _, err := installJSON([]byte(in), claudeSpec("/new/gotk-hook-claude", 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"Bash\",\n        \"hooks\": [\n          {\"type\": \"command\", \"command\": \"/new/gotk-hook-claude\",\"timeout\":10}\n        ]\n      }\n    ]\n  }\n}\n"
+	if string(out) != want {
+		t.Fatalf("got\n%s\nwant\n%s", out, want)
+	}
+}
+
+func TestJSONErrorsNameLineCol(t *testing.T) {
+	for in, want := range map[string]string{
+		"{\n  \"a\": 1\n  \"b\": 2\n}": "line 3:3",
+		"[1]":                          "the top-level value is not an object, line 1:1",
+		"{\"hooks\": []}":              "hooks is not an object, line 1:11",
+		"{\"a\": /* x":                 "unterminated /* comment, line 1:7",
+	} {
+		_, _, _, err := installJSON([]byte(in), claudeSpec("/x/gotk-hook-claude", 10))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: got %v, want %q", in, err, want)
+		}
+	}
+}
+
+// FuzzJSONRoundTrip: for any JSON object document, install then uninstall
+// returns the input byte for byte.
+func FuzzJSONRoundTrip(f *testing.F) {
+	for _, s := range jsonSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		root, err := parseJSONC([]byte(in))
+		if err != nil || (root != nil && root.kind != jObject) || strings.Contains(in, "gotk-hook") {
+			return
+		}
+		if root == nil && strings.TrimSpace(in) != "" {
+			return // comments only
+		}
+		// Cross-check the parser on documents without comments.
+		if !strings.ContainsAny(in, "/\ufeff") && root != nil {
+			var v any
+			if json.Unmarshal([]byte(in), &v) != nil && !strings.Contains(in, ",") {
+				t.Fatalf("parser accepted invalid JSON %q", in)
+			}
+		}
+		for _, s := range []*jsonHookSpec{claudeSpec("/opt/gotk/gotk-hook-claude", 10), cursorSpec()} {
+			if _, _, _, err := installJSON([]byte(in), s); err != nil {
+				continue // e.g. "hooks" is not an object: refused, nothing changed
+			}
+			roundTrip(t, s, in)
+		}
+	})
+}

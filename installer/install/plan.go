@@ -1,0 +1,348 @@
+package install
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/BurntSushi/toml"
+	"github.com/google/renameio/v2"
+)
+
+// plan.go: plan, then apply. Planning reads every file and computes its new
+// bytes without writing anything; a file that cannot be read or parsed stops
+// the whole run before a single byte is written.
+
+// fileChange is the edit of one file: its bytes before and after.
+type fileChange struct {
+	path    string // as the agent names it (may be a symlink)
+	real    string // where the bytes live (the symlink's target)
+	before  []byte
+	existed bool
+	mode    fs.FileMode
+	after   []byte
+	remove  bool     // delete the file
+	newDirs []string // missing parent folders, outermost first
+	rmDirs  []string // folders gotk created, to remove when empty
+	ours    bool     // gotk created the file: there is nothing of the user's to back up
+}
+
+func (c *fileChange) changed() bool {
+	if c.remove {
+		return c.existed
+	}
+	return !c.existed || !bytes.Equal(c.before, c.after)
+}
+
+// pathError is an error about one file: printed as "path: what".
+type pathError struct {
+	path string
+	err  error
+}
+
+func (e *pathError) Error() string { return e.path + ": " + e.err.Error() }
+
+// plan is every change of one run.
+type plan struct {
+	changes map[string]*fileChange
+	order   []string
+	puts    []Record
+	drops   []Record
+	done    []string // what was done, one line each
+	notes   []string
+}
+
+func newPlan() *plan { return &plan{changes: map[string]*fileChange{}} }
+
+// file returns the pending change of path, reading the file on first use.
+func (pl *plan) file(path string) (*fileChange, error) {
+	if c, ok := pl.changes[path]; ok {
+		return c, nil
+	}
+	c := &fileChange{path: path, real: path, mode: 0o644}
+	if _, err := os.Lstat(path); err == nil {
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return nil, &pathError{path, errors.New("is a symlink to a file that does not exist; fix or remove the link")}
+		}
+		c.real = real
+		fi, err := os.Stat(real)
+		if err != nil {
+			return nil, &pathError{path, err}
+		}
+		if !fi.Mode().IsRegular() {
+			return nil, &pathError{path, errors.New("is not a regular file")}
+		}
+		b, err := os.ReadFile(real)
+		if err != nil {
+			return nil, &pathError{path, err}
+		}
+		c.before, c.after, c.existed, c.mode = b, b, true, fi.Mode().Perm()
+	} else if !os.IsNotExist(err) {
+		return nil, &pathError{path, err}
+	} else {
+		for d := filepath.Dir(path); ; d = filepath.Dir(d) {
+			fi, err := os.Stat(d)
+			if err == nil {
+				if !fi.IsDir() {
+					return nil, &pathError{path, fmt.Errorf("%s is not a folder", d)}
+				}
+				break
+			}
+			c.newDirs = append([]string{d}, c.newDirs...)
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	pl.changes[path] = c
+	pl.order = append(pl.order, path)
+	return c, nil
+}
+
+// install plans one part. It returns what it did in a few words ("" for
+// nothing).
+func (pl *plan) install(a *Agent, s Scope, p part, m *Manifest) (string, error) {
+	c, err := pl.file(p.file)
+	if err != nil {
+		return "", err
+	}
+	rec := m.Find(a.Name, p.kind, p.file)
+	nrec := Record{Agent: a.Name, Scope: string(s), Kind: p.kind, File: p.file, Entry: p.describe()}
+	if rec != nil {
+		nrec = *rec
+		nrec.Entry = p.describe()
+	} else {
+		nrec.CreatedFile = !c.existed
+		nrec.CreatedDirs = c.newDirs
+	}
+	c.ours = c.ours || (rec != nil && rec.CreatedFile)
+	cur := c.after
+	var out []byte
+	verb := "added"
+	switch p.kind {
+	case "json-hook":
+		var undo *jsonUndo
+		var notes []string
+		out, undo, notes, err = installJSON(cur, p.hook)
+		if err != nil {
+			return "", &pathError{p.file, err}
+		}
+		for _, n := range notes {
+			pl.notes = append(pl.notes, p.file+": "+n)
+		}
+		if undo != nil {
+			nrec.JSON = undo
+		} else {
+			verb = "updated"
+		}
+	case "block":
+		if p.isTOML {
+			if _, err := toml.Decode(string(cur), new(map[string]any)); err != nil {
+				return "", &pathError{p.file, tomlErr(err)}
+			}
+		}
+		var undo *blockUndo
+		out, undo, err = upsertBlock(cur, p.mk, p.body)
+		if err != nil {
+			return "", &pathError{p.file, err}
+		}
+		if undo != nil {
+			nrec.Block = undo
+		} else {
+			verb = "updated"
+		}
+		if p.isTOML {
+			if err := checkVibeHooks(out); err != nil {
+				return "", &pathError{p.file, err}
+			}
+		}
+	case "toml-flag":
+		var undo *flagUndo
+		if !c.existed {
+			undo = &flagUndo{Inserted: p.flag + " = true  # set by gotk-install (Vibe hooks are experimental)"}
+			out = []byte(undo.Inserted + "\n")
+		} else if out, undo, err = setTOMLFlag(cur, p.flag); err != nil {
+			return "", &pathError{p.file, err}
+		}
+		if undo == nil {
+			return "", nil // already true: not ours to record
+		}
+		if rec == nil || rec.Flag == nil {
+			nrec.Flag = undo
+		}
+		verb = "set"
+	case "file":
+		out = p.content
+		if c.existed && !bytes.Equal(cur, p.content) {
+			if rec == nil || rec.SHA256 != Sum(cur) {
+				return "", &pathError{p.file, errors.New("exists and is not the file gotk-install wrote (its content differs); move it away, then run again")}
+			}
+			verb = "updated"
+		}
+		nrec.SHA256 = Sum(p.content)
+	}
+	if bytes.Equal(out, cur) && c.existed {
+		if rec == nil {
+			pl.puts = append(pl.puts, nrec)
+		}
+		return "", nil
+	}
+	c.after = out
+	pl.puts = append(pl.puts, nrec)
+	return verb, nil
+}
+
+// uninstall plans the removal of one part.
+func (pl *plan) uninstall(a *Agent, p part, m *Manifest) (string, error) {
+	rec := m.Find(a.Name, p.kind, p.file)
+	c, err := pl.file(p.file)
+	if err != nil {
+		return "", err
+	}
+	if rec != nil {
+		pl.drops = append(pl.drops, *rec)
+	}
+	if !c.existed {
+		return "", nil
+	}
+	c.ours = c.ours || (rec != nil && rec.CreatedFile)
+	cur := c.after
+	var out []byte
+	changed := false
+	switch p.kind {
+	case "json-hook":
+		var undo *jsonUndo
+		if rec != nil {
+			undo = rec.JSON
+		}
+		out, changed, err = uninstallJSON(cur, p.hook, undo)
+	case "block":
+		var undo *blockUndo
+		if rec != nil {
+			undo = rec.Block
+		}
+		out, changed, err = removeBlock(cur, p.mk, undo)
+	case "toml-flag":
+		if rec != nil {
+			out, changed = unsetTOMLFlag(cur, rec.Flag)
+		}
+	case "file":
+		if bytes.Equal(cur, p.content) || (rec != nil && rec.SHA256 == Sum(cur)) {
+			out, changed = nil, true
+			c.remove = true
+		} else if rec != nil {
+			pl.notes = append(pl.notes, p.file+": left in place: it was changed after gotk-install wrote it")
+		}
+	}
+	if err != nil {
+		return "", &pathError{p.file, err}
+	}
+	if !changed {
+		return "", nil
+	}
+	if rec != nil && rec.CreatedFile && len(bytes.TrimSpace(out)) == 0 {
+		c.remove = true
+	}
+	if rec != nil {
+		c.rmDirs = append(c.rmDirs, rec.CreatedDirs...)
+	}
+	c.after = out
+	return "removed", nil
+}
+
+// checkVibeHooks checks that the TOML parses and holds one hook named gotk.
+func checkVibeHooks(b []byte) error {
+	var doc struct {
+		Hooks []struct{ Name string } `toml:"hooks"`
+	}
+	if _, err := toml.Decode(string(b), &doc); err != nil {
+		return tomlErr(err)
+	}
+	n := 0
+	for _, h := range doc.Hooks {
+		if h.Name == "gotk" {
+			n++
+		}
+	}
+	if n != 1 {
+		return fmt.Errorf("another [[hooks]] table is named \"gotk\" (Vibe skips duplicate names); rename or remove it")
+	}
+	return nil
+}
+
+// apply writes every change: backup first, atomic write, mode kept, symlink
+// kept. A failure part way puts back what was already written.
+func (pl *plan) apply(stdout func(string)) error {
+	// Refuse up front what would fail part way.
+	for _, p := range pl.order {
+		c := pl.changes[p]
+		if c.changed() && c.existed && c.mode&0o200 == 0 {
+			return &pathError{p, fmt.Errorf("is read-only (mode %04o); make it writable first", c.mode)}
+		}
+	}
+	var done []*fileChange
+	var made []string
+	rollback := func(err error) error {
+		for i := len(done) - 1; i >= 0; i-- {
+			c := done[i]
+			if c.existed {
+				_ = renameio.WriteFile(c.real, c.before, c.mode)
+			} else {
+				_ = os.Remove(c.real)
+			}
+		}
+		for i := len(made) - 1; i >= 0; i-- {
+			_ = os.Remove(made[i])
+		}
+		return err
+	}
+	for _, p := range pl.order {
+		c := pl.changes[p]
+		if !c.changed() {
+			continue
+		}
+		for _, d := range c.newDirs {
+			if _, err := os.Stat(d); err == nil {
+				continue
+			}
+			if err := os.Mkdir(d, 0o755); err != nil {
+				return rollback(&pathError{p, err})
+			}
+			made = append(made, d)
+		}
+		if c.existed && !c.ours {
+			bak := c.path + ".gotk.bak"
+			if _, err := os.Lstat(bak); os.IsNotExist(err) {
+				if err := renameio.WriteFile(bak, c.before, c.mode); err != nil {
+					return rollback(&pathError{p, fmt.Errorf("cannot write backup: %v", err)})
+				}
+				stdout("  backup: " + bak)
+			}
+		}
+		var err error
+		if c.remove {
+			err = os.Remove(c.real)
+		} else {
+			err = renameio.WriteFile(c.real, c.after, c.mode)
+		}
+		if err != nil {
+			return rollback(&pathError{p, err})
+		}
+		done = append(done, c)
+	}
+	// Folders gotk created go when they are empty again, deepest first.
+	var dirs []string
+	for _, c := range pl.changes {
+		dirs = append(dirs, c.rmDirs...)
+	}
+	sort.Slice(dirs, func(i, j int) bool { return len(dirs[i]) > len(dirs[j]) })
+	for _, d := range dirs {
+		_ = os.Remove(d) // fails, as it should, when something else lives there
+	}
+	return nil
+}
