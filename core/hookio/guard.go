@@ -34,10 +34,21 @@ func newGuard(a Agent, env Env, diag *diagnostics) *guard {
 // leave the command unchanged.
 func (g *guard) Decide(req decision.Request) decision.Decision {
 	g.decided, g.req = true, req
+	if g.agent.Abstain != nil {
+		cwd := req.Cwd
+		if cwd == "" {
+			cwd = g.env.Cwd
+		}
+		if why := g.agent.Abstain(g.env, cwd); why != "" {
+			g.skip = "abstain"
+			g.last = decision.Decision{Command: req.Command, Reason: why}
+			return g.last
+		}
+	}
 	e := g.engine()
 	d := e.Decide(req)
 	g.diag.warn(d.Warnings...)
-	if d.Verdict == decision.AllowRewrite || d.Verdict == decision.AskRewrite {
+	if IsRewrite(d) {
 		switch {
 		case g.gotk == "":
 			g.skip = "gotk-missing"
@@ -112,7 +123,7 @@ func (g *guard) audit(answer, noop []byte) {
 	answered := len(answer) > 0 && !bytes.Equal(answer, noop)
 	action := g.last.Verdict.String()
 	rewritten := ""
-	rewrite := g.last.Verdict == decision.AllowRewrite || g.last.Verdict == decision.AskRewrite
+	rewrite := IsRewrite(g.last)
 	switch {
 	case g.skip != "":
 		action = "skip:" + g.skip

@@ -127,3 +127,15 @@ func Object(kv ...any) []byte {
 	}
 	return b
 }
+
+// ShellInput parses an agent's tool input object and returns its fields and
+// the command stored under key. ok is false when the input is not an object
+// or holds no usable command.
+func ShellInput(raw []byte, key string) (f Fields, command string, ok bool) {
+	f, ok = ParseFields(raw)
+	if !ok {
+		return nil, "", false
+	}
+	command, ok = f.Command(key)
+	return f, command, ok
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"encoding/json"
+
+	"github.com/gotk-dev/gotk/core/decision"
+	"github.com/gotk-dev/gotk/core/hookio"
+)
+
+// input is the part of Claude Code's PreToolUse payload the hook reads.
+type input struct {
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	Cwd            string          `json:"cwd"`
+	PermissionMode string          `json:"permission_mode"`
+}
+
+// autoAllowModes are the permission modes in which Claude runs every Bash
+// command without asking (deny and ask rules still apply; the engine
+// checks those). acceptEdits auto-approves only file edits and filesystem
+// commands gotk never rewrites; plan, default, dontAsk and auto keep
+// Claude's normal checks, so they are not here.
+var autoAllowModes = map[string]bool{"bypassPermissions": true}
+
+// permissionDecision is the permission table. Measured in Claude Code
+// 2.1.328: with no permissionDecision Claude checks the REWRITTEN command,
+// so a read-only `git status` it would run silently needs approval; with
+// "allow" it runs what it would have asked about. So gotk answers "allow"
+// exactly when Claude would have run the ORIGINAL without asking (an allow
+// rule, bypassPermissions, or Claude's own read-only set — Request.
+// ReadOnlyAutoAllow), and "ask" otherwise (an ask rule, or no rule), which
+// also keeps a user's `Bash(gotk *)` allow rule from widening anything.
+// Deny and Passthrough get no answer: Claude's own rules then apply.
+var permissionDecision = map[decision.Verdict]string{
+	decision.AllowRewrite: "allow",
+	decision.AskRewrite:   "ask",
+}
+
+// Handle answers one PreToolUse payload: a rewrite as
+// {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":…,
+// "permissionDecisionReason":…,"updatedInput":{…}}}, where updatedInput is
+// the whole tool_input, key order kept, command replaced; or nil (no
+// opinion).
+func Handle(in []byte, d decision.Decider) []byte {
+	var p input
+	if json.Unmarshal(in, &p) != nil || p.ToolName != "Bash" {
+		return nil
+	}
+	fields, cmd, ok := hookio.ShellInput(p.ToolInput, "command")
+	if !ok {
+		return nil
+	}
+	dec := d.Decide(decision.Request{
+		Command:           cmd,
+		Cwd:               p.Cwd,
+		AutoAllow:         autoAllowModes[p.PermissionMode],
+		ReadOnlyAutoAllow: true,
+	})
+	pd, ok := permissionDecision[dec.Verdict]
+	if !ok {
+		return nil
+	}
+	return hookio.Object("hookSpecificOutput", hookio.Fields{
+		{Key: "hookEventName", Value: hookio.Raw("PreToolUse")},
+		{Key: "permissionDecision", Value: hookio.Raw(pd)},
+		{Key: "permissionDecisionReason", Value: hookio.Raw(hookio.Reason(dec))},
+		{Key: "updatedInput", Value: hookio.Raw(fields.With("command", dec.Command))},
+	})
+}

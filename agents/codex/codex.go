@@ -1,0 +1,86 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+
+	"github.com/gotk-dev/gotk/core/decision"
+	"github.com/gotk-dev/gotk/core/hookio"
+)
+
+// input is the part of Codex's PreToolUse payload the hook reads.
+type input struct {
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	Cwd            string          `json:"cwd"`
+	PermissionMode string          `json:"permission_mode"`
+}
+
+// bypassMode is the permission_mode Codex reports for approval_policy =
+// "never": Codex runs every command without asking. Every other policy is
+// reported as "default".
+const bypassMode = "bypassPermissions"
+
+// Handle answers one PreToolUse payload with
+// {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow",
+// "permissionDecisionReason":…,"updatedInput":{…}}} — Codex needs both
+// "allow" and updatedInput to rewrite, rejects unknown fields and does not
+// support "ask" — or with nothing.
+//
+// Because the only rewrite Codex accepts says "allow", gotk rewrites only
+// where that grants nothing Codex would not have granted to the original:
+//
+//	permission_mode bypassPermissions   rewrite (Codex asks about nothing)
+//	original is Codex-known-safe        rewrite (Codex runs it without asking
+//	                                    under every approval policy; see safe.go)
+//	anything else (an Ask verdict)      no answer: Codex's own approval flow
+//	                                    sees the original command
+//	Deny, Passthrough                   no answer
+func Handle(in []byte, d decision.Decider) []byte {
+	var p input
+	if json.Unmarshal(in, &p) != nil || p.ToolName != "Bash" {
+		return nil
+	}
+	fields, cmd, ok := hookio.ShellInput(p.ToolInput, "command")
+	if !ok {
+		return nil
+	}
+	bypass := p.PermissionMode == bypassMode
+	dec := d.Decide(decision.Request{Command: cmd, Cwd: p.Cwd, AutoAllow: bypass})
+	switch {
+	case !hookio.IsRewrite(dec):
+		return nil
+	case dec.Verdict == decision.AskRewrite && !knownSafe(cmd):
+		return nil
+	}
+	return hookio.Object("hookSpecificOutput", hookio.Fields{
+		{Key: "hookEventName", Value: hookio.Raw("PreToolUse")},
+		{Key: "permissionDecision", Value: hookio.Raw("allow")},
+		{Key: "permissionDecisionReason", Value: hookio.Raw(hookio.Reason(dec))},
+		{Key: "updatedInput", Value: hookio.Raw(fields.With("command", dec.Command))},
+	})
+}
+
+// abstain keeps gotk out when Codex has execpolicy rule files
+// ($CODEX_HOME/rules/*.rules, or .codex/rules/*.rules in the working
+// directory or above): gotk cannot read them, and after a rewrite a
+// `forbidden` or `prompt` rule written for the original no longer matches.
+func abstain(env hookio.Env, cwd string) string {
+	home := env.Getenv("CODEX_HOME")
+	if home == "" {
+		home = filepath.Join(env.Home, ".codex")
+	}
+	dirs := []string{filepath.Join(home, "rules")}
+	for d := filepath.Clean(cwd); cwd != "" && filepath.IsAbs(d); d = filepath.Dir(d) {
+		dirs = append(dirs, filepath.Join(d, ".codex", "rules"))
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	for _, dir := range dirs {
+		if m, _ := filepath.Glob(filepath.Join(dir, "*.rules")); len(m) > 0 {
+			return "Codex execpolicy rules in " + dir + " cannot be checked after a rewrite"
+		}
+	}
+	return ""
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// knownSafe mirrors Codex's is_known_safe_command
+// (openai/codex codex-rs/shell-command/src/command_safety/is_safe_command.rs,
+// read at 226bd15): a script of plain commands — literal or quoted words
+// only, joined by &&, ||, ; or | — each of which is on Codex's safe list.
+// Codex runs such a command without asking under every approval policy.
+// Anything this parser is unsure of is not safe: the cost is only that
+// gotk stays silent.
+func knownSafe(cmd string) bool {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
+	if err != nil || len(f.Stmts) == 0 {
+		return false
+	}
+	for _, st := range f.Stmts {
+		if !safeStmt(st) {
+			return false
+		}
+	}
+	return true
+}
+
+func safeStmt(st *syntax.Stmt) bool {
+	if st == nil || st.Negated || st.Background || st.Coprocess || st.Disown || len(st.Redirs) > 0 {
+		return false
+	}
+	switch x := st.Cmd.(type) {
+	case *syntax.BinaryCmd:
+		switch x.Op {
+		case syntax.AndStmt, syntax.OrStmt, syntax.Pipe:
+			return safeStmt(x.X) && safeStmt(x.Y)
+		}
+	case *syntax.CallExpr:
+		if len(x.Assigns) > 0 || len(x.Args) == 0 {
+			return false
+		}
+		argv := make([]string, len(x.Args))
+		for i, w := range x.Args {
+			v, ok := plainWord(w)
+			if !ok {
+				return false
+			}
+			argv[i] = v
+		}
+		return safeArgv(argv)
+	}
+	return false
+}
+
+// plainWord is the value of a word made of literal text and quotes
+// without expansions; globs are refused.
+func plainWord(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(p.Value, `*?[]{}~\$`) {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok || strings.ContainsAny(l.Value, `\$`+"`") {
+					return "", false
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// alwaysSafe are the programs Codex runs without asking whatever their
+// arguments (numfmt and tac only on Linux, so not here).
+var alwaysSafe = map[string]bool{
+	"cat": true, "cd": true, "cut": true, "echo": true, "expr": true, "false": true, "grep": true,
+	"head": true, "id": true, "ls": true, "nl": true, "paste": true, "pwd": true, "rev": true,
+	"seq": true, "stat": true, "tail": true, "tr": true, "true": true, "uname": true, "uniq": true,
+	"wc": true, "which": true, "whoami": true,
+}
+
+// unsafeFlags are the arguments that make find and rg need approval.
+var unsafeFlags = map[string][]string{
+	"find": {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fls", "-fprint", "-fprint0", "-fprintf"},
+	"rg":   {"--pre", "--hostname-bin", "--search-zip", "-z"},
+}
+
+func safeArgv(argv []string) bool {
+	prog := argv[0]
+	if alwaysSafe[prog] {
+		return true
+	}
+	bad, ok := unsafeFlags[prog]
+	if !ok {
+		return false // git, sed, base64… are not rewritten by gotk or need approval
+	}
+	for _, a := range argv[1:] {
+		for _, f := range bad {
+			if a == f || strings.HasPrefix(a, f+"=") {
+				return false
+			}
+		}
+	}
+	return true
+}

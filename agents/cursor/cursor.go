@@ -1,0 +1,50 @@
+package main
+
+import (
+	"encoding/json"
+
+	"github.com/gotk-dev/gotk/core/decision"
+	"github.com/gotk-dev/gotk/core/hookio"
+)
+
+// noop is Cursor's "no opinion", printed on EVERY path without a rewrite,
+// bad input included: cursor-agent has been seen to block a command when a
+// shell hook prints nothing or something that is not JSON.
+var noop = []byte(`{}`)
+
+// input is the part of Cursor's preToolUse payload the hook reads.
+type input struct {
+	ToolName  string          `json:"tool_name"`
+	ToolInput json.RawMessage `json:"tool_input"`
+	Cwd       string          `json:"cwd"`
+}
+
+// permissionOf maps a verdict to Cursor's permission field: "allow" when
+// Cursor's own allow rules cover the original command, "ask" otherwise
+// (Cursor does not enforce "ask" for preToolUse, and a hook's "allow" does
+// not get past its allowlist prompt either, so neither answer grants more
+// than Cursor's own rules). Deny and Passthrough answer `{}`.
+var permissionOf = map[decision.Verdict]string{
+	decision.AllowRewrite: "allow",
+	decision.AskRewrite:   "ask",
+}
+
+// Handle answers one preToolUse payload: a rewrite as
+// {"continue":true,"permission":…,"updated_input":{…}}, where updated_input
+// is the whole tool_input, key order kept, command replaced; or `{}`.
+func Handle(in []byte, d decision.Decider) []byte {
+	var p input
+	if json.Unmarshal(in, &p) != nil || p.ToolName != "Shell" {
+		return noop
+	}
+	fields, cmd, ok := hookio.ShellInput(p.ToolInput, "command")
+	if !ok {
+		return noop
+	}
+	dec := d.Decide(decision.Request{Command: cmd, Cwd: p.Cwd})
+	perm, ok := permissionOf[dec.Verdict]
+	if !ok {
+		return noop
+	}
+	return hookio.Object("continue", true, "permission", perm, "updated_input", fields.With("command", dec.Command))
+}
