@@ -6,8 +6,8 @@
 // Install: copy this one file to ~/.pi/agent/extensions/gotk.ts (or
 // $PI_CODING_AGENT_DIR/extensions/, or a project's .pi/extensions/). Pi loads
 // TypeScript through jiti; the import from the Pi package is a type only and
-// is erased, so the file loads under either package name (the old
-// @mariozechner/pi-coding-agent or the current @earendil-works one).
+// is erased, so the file loads in Pi builds of either package name
+// (@mariozechner/pi-coding-agent, renamed @earendil-works/pi-coding-agent).
 //
 // Contract with gotk: `gotk rewrite --json CMD` exits 0 and prints one line
 // {"verdict":"allow|ask|deny|passthrough","command":"…","rule":"…"}. Only
@@ -23,7 +23,7 @@
 
 import { execFile, type ChildProcess } from "node:child_process"
 import { statSync } from "node:fs"
-import type { ExtensionAPI } from "@earendil-works/pi-coding-agent"
+import type { ExtensionAPI } from "@mariozechner/pi-coding-agent"
 
 const HOST = "pi"
 const TIMEOUT_MS = 2000
