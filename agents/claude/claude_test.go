@@ -46,7 +46,7 @@ func TestPermissionTable(t *testing.T) {
 		decision.Deny:         ``,
 		decision.Passthrough:  ``,
 	} {
-		if got := Handle(in, stub{Verdict: v, Command: "gotk git status", Rule: "git.status"}); string(got) != want {
+		if got := Handle(in, hookiotest.Stub{Verdict: v, Command: "gotk git status", Rule: "git.status"}); string(got) != want {
 			t.Errorf("%v:\n got %s\nwant %s", v, got, want)
 		}
 	}
@@ -56,7 +56,7 @@ func TestPermissionTable(t *testing.T) {
 func TestRequest(t *testing.T) {
 	for mode, auto := range map[string]bool{"default": false, "plan": false, "acceptEdits": false, "dontAsk": false, "auto": false, "bypassPermissions": true, "": false} {
 		var got decision.Request
-		Handle([]byte(`{"tool_name":"Bash","cwd":"/p","permission_mode":"`+mode+`","tool_input":{"command":"ls"}}`), recorder(func(r decision.Request) { got = r }))
+		Handle([]byte(`{"tool_name":"Bash","cwd":"/p","permission_mode":"`+mode+`","tool_input":{"command":"ls"}}`), hookiotest.Recorder(func(r decision.Request) { got = r }))
 		if want := (decision.Request{Command: "ls", Cwd: "/p", AutoAllow: auto, ReadOnlyAutoAllow: true}); got != want {
 			t.Errorf("mode %q: got %+v, want %+v", mode, got, want)
 		}

@@ -67,7 +67,7 @@ func TestAskMapping(t *testing.T) {
 		{decision.Passthrough, "ls", false},
 	} {
 		in := []byte(`{"tool_name":"Bash","permission_mode":"default","tool_input":{"command":` + string(hookio.Raw(c.cmd)) + `}}`)
-		got := string(Handle(in, stub{Verdict: c.v, Command: "/g " + c.cmd, Rule: "r"}))
+		got := string(Handle(in, hookiotest.Stub{Verdict: c.v, Command: "/g " + c.cmd, Rule: "r"}))
 		want := ""
 		if c.want {
 			want = rw(c.cmd)

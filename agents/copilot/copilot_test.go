@@ -80,7 +80,7 @@ func TestDialects(t *testing.T) {
 		{`{"toolName":"powershell","toolArgs":{"command":"git log --format='%s'"}}`, decision.AskRewrite, ""},
 		{`{"toolName":"powershell","toolArgs":{"command":"ls -la"}}`, decision.AskRewrite, ""},
 	} {
-		if got := Handle([]byte(c.in), stub{Verdict: c.v, Command: "gotk git status", Rule: "git.status"}); string(got) != c.want {
+		if got := Handle([]byte(c.in), hookiotest.Stub{Verdict: c.v, Command: "gotk git status", Rule: "git.status"}); string(got) != c.want {
 			t.Errorf("%s %v:\n got %s\nwant %s", c.in, c.v, got, c.want)
 		}
 	}

@@ -43,12 +43,12 @@ func TestPermissionTable(t *testing.T) {
 		decision.Deny:         `{}`,
 		decision.Passthrough:  `{}`,
 	} {
-		if got := Handle(in, stub{Verdict: v, Command: "gotk git status"}); string(got) != want {
+		if got := Handle(in, hookiotest.Stub{Verdict: v, Command: "gotk git status"}); string(got) != want {
 			t.Errorf("%v:\n got %s\nwant %s", v, got, want)
 		}
 	}
 	var got decision.Request
-	Handle([]byte(`{"tool_name":"Shell","cwd":"/p","tool_input":{"command":"ls"}}`), recorder(func(r decision.Request) { got = r }))
+	Handle([]byte(`{"tool_name":"Shell","cwd":"/p","tool_input":{"command":"ls"}}`), hookiotest.Recorder(func(r decision.Request) { got = r }))
 	if want := (decision.Request{Command: "ls", Cwd: "/p"}); got != want {
 		t.Errorf("request: got %+v, want %+v", got, want)
 	}

@@ -55,7 +55,7 @@ func TestDecisionTable(t *testing.T) {
 		{decision.Deny, permission.Deny, `{"decision":"allow"}`},
 		{decision.Passthrough, permission.Default, `{"decision":"allow"}`},
 	} {
-		if got := Handle(in, stub{Verdict: c.v, Permission: c.p, Command: "gotk git status"}); string(got) != c.want {
+		if got := Handle(in, hookiotest.Stub{Verdict: c.v, Permission: c.p, Command: "gotk git status"}); string(got) != c.want {
 			t.Errorf("%v/%v:\n got %s\nwant %s", c.v, c.p, got, c.want)
 		}
 	}

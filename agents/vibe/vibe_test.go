@@ -38,12 +38,12 @@ func TestVerdicts(t *testing.T) {
 	in := []byte(`{"tool_name":"bash","tool_input":{"command":"git status","timeout":null}}`)
 	rw := `{"hook_specific_output":{"tool_input":{"command":"gotk git status","timeout":null}},"system_message":"gotk: rewrote to ` + "`gotk git status`" + `"}`
 	for v, want := range map[decision.Verdict]string{decision.AllowRewrite: rw, decision.AskRewrite: rw, decision.Deny: "", decision.Passthrough: ""} {
-		if got := Handle(in, stub{Verdict: v, Command: "gotk git status"}); string(got) != want {
+		if got := Handle(in, hookiotest.Stub{Verdict: v, Command: "gotk git status"}); string(got) != want {
 			t.Errorf("%v:\n got %s\nwant %s", v, got, want)
 		}
 	}
 	long := "x" + strings.Repeat("é", 300) // an odd cut would split a rune
-	got := Handle(in, stub{Verdict: decision.AskRewrite, Command: long})
+	got := Handle(in, hookiotest.Stub{Verdict: decision.AskRewrite, Command: long})
 	if checkAnswer(got) != nil || strings.ContainsRune(string(got), '\uFFFD') {
 		t.Errorf("long command: %s", got)
 	}

@@ -1,9 +1,8 @@
 // Package hookiotest holds what the hook binaries' tests share: the world a
 // testscript scenario runs in (a private HOME, a fake gotk on PATH), padded
 // payloads for the stdin cap, a check of the output contract, and the
-// benchmark that times a built hook against a minimal Go program. It uses
-// only the standard library, so the core module does not depend on test
-// frameworks.
+// benchmark that times a built hook against a minimal Go program, and the
+// scenario, fuzz and stub harness every agent's tests call.
 package hookiotest
 
 import (
