@@ -1,0 +1,3 @@
+module github.com/gotk-dev/gotk/e2e
+
+go 1.26.0

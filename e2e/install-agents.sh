@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# install-agents.sh — install the pinned agent CLIs (package-lock.json) into a
+# cache outside the repo, so repeated runs and CI on the same machine reuse it.
+#
+#   ${GOTK_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gotk-e2e}/<lock hash>/node_modules/.bin
+#
+# The Go harness computes the same path (agents.go: AgentsDir), so nothing has
+# to be passed to `go test`. Idempotent: a finished install is marked with
+# .installed and skipped next time. Prints the bin dir on its last line.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+prog="install-agents.sh"
+
+die() { echo "$prog: $*" >&2; exit 1; }
+
+command -v npm >/dev/null || die "npm not found on PATH; install Node.js (>= 20) and npm first"
+command -v node >/dev/null || die "node not found on PATH; install Node.js (>= 20) first"
+[ -f "$here/package.json" ] && [ -f "$here/package-lock.json" ] ||
+	die "$here/package.json or package-lock.json is missing"
+
+# Same hash as the Go side: first 16 hex digits of sha256(package-lock.json).
+hash="$(sha256sum "$here/package-lock.json" | cut -c1-16)"
+cache_root="${GOTK_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gotk-e2e}"
+dest="$cache_root/$hash"
+bin="$dest/node_modules/.bin"
+
+if [ -f "$dest/.installed" ]; then
+	echo "$prog: agents already installed for lock $hash (remove $dest to reinstall)"
+	echo "$bin"
+	exit 0
+fi
+
+mkdir -p "$cache_root"
+# One installer at a time per cache (CI and a developer may share a machine).
+exec 9>"$cache_root/.install.lock"
+if command -v flock >/dev/null; then
+	flock -w 900 9 || die "timed out waiting for another install ($cache_root/.install.lock)"
+fi
+if [ -f "$dest/.installed" ]; then
+	echo "$prog: agents installed by a concurrent run for lock $hash"
+	echo "$bin"
+	exit 0
+fi
+
+tmp="$cache_root/.tmp-$hash-$$"
+rm -rf "$tmp"
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+cp "$here/package.json" "$here/package-lock.json" "$tmp/"
+
+echo "$prog: node $(node --version), npm $(npm --version)"
+echo "$prog: npm ci into $dest (lock $hash); the first install downloads ~1 GB of agent binaries"
+start=$(date +%s)
+# Postinstall scripts are needed: Claude Code and OpenCode link their native
+# binary into place from them.
+if ! timeout 1200 npm ci --prefix "$tmp" --no-audit --no-fund --loglevel=error \
+	--engine-strict=false >"$tmp/npm.log" 2>&1; then
+	tail -n 40 "$tmp/npm.log" >&2
+	die "npm ci failed (full log was $tmp/npm.log); nothing was installed"
+fi
+
+missing=""
+for b in claude gemini codex copilot opencode pi; do
+	[ -x "$tmp/node_modules/.bin/$b" ] || missing="$missing $b"
+done
+[ -z "$missing" ] || die "npm ci finished but these binaries are missing from node_modules/.bin:$missing"
+
+rm -rf "$dest"
+mv "$tmp" "$dest"
+trap - EXIT
+date -u +%Y-%m-%dT%H:%M:%SZ >"$dest/.installed"
+echo "$prog: installed in $(( $(date +%s) - start ))s:"
+for b in claude gemini codex copilot opencode pi; do
+	printf '  %-9s %s\n' "$b" "$(readlink -f "$bin/$b")"
+done
+echo "$bin"
