@@ -34,7 +34,11 @@ type Filter interface {
 	// may sit before a pipe, or have 2>/dev/null): compact stdout goes to
 	// stdout; stderr keeps every line that is not known noise (progress bars,
 	// download and compile chatter). An error means "could not parse": the
-	// runner prints the raw output of both streams.
+	// runner prints the raw output of both streams. Filters recognise their
+	// machine-readable form from the output itself and the user's format
+	// flags from Argv, so a run without the added flags still renders.
+	// Render never claims a success the output does not show, and every
+	// line it leaves out of a cap is announced with Input.Recall.
 	Render(in Input) (Output, error)
 }
 
@@ -57,16 +61,16 @@ var filters = map[string]Filter{
 	"go-test":    goTest{},
 	"cargo-test": cargoTest{},
 	"pytest":     pytest{},
-	"vitest":     jsTest{name: "vitest"},
-	"jest":       jsTest{name: "jest"},
-	"playwright": jsTest{name: "playwright"},
+	"vitest":     jsTest{},
+	"jest":       jsTest{},
+	"playwright": jsTest{},
 	// build
 	"go-build":    lineFilter{noise: goNoise},
 	"cargo-build": cargoBuild{},
 	"npm":         npmRun{},
 	"make":        lineFilter{noise: makeNoise, max: 200},
 	"dotnet":      lineFilter{noise: dotnetNoise, max: 200},
-	"tsc":         tsc{},
+	"tsc":         lineFilter{max: 400},
 	"next":        lineFilter{noise: nextNoise, max: 200},
 	// version control
 	"git-status": gitStatus{},
@@ -74,7 +78,7 @@ var filters = map[string]Filter{
 	"git-diff":   gitDiff{},
 	"git-branch": gitBranch{},
 	"git-stash":  gitStash{},
-	"git-change": lineFilter{noise: gitProgress, max: 200},
+	"git-change": lineFilter{noise: append(gitProgress, gitHints), max: 200},
 	// linters
 	"eslint":        eslint{},
 	"biome":         biome{},

@@ -1,0 +1,147 @@
+package filter
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// cargoTest renders `cargo test`: compiler output on stderr without the
+// per-crate chatter, every failure section verbatim, and one count line
+// summed from cargo's own `test result:` lines.
+type cargoTest struct{ same }
+
+// cargoBuild renders `cargo build|check|clippy|install`: diagnostics
+// verbatim, per-crate chatter dropped, the `Finished` line kept as proof.
+type cargoBuild struct{ same }
+
+var (
+	cargoChatter = regexp.MustCompile(`^\s+(Compiling|Checking|Downloaded|Downloading|Updating|Locking|Adding|Removing|Blocking|Fresh|Documenting|Packaging|Verifying|Archiving|Unpacking|Scraping)\s`)
+	cargoRunning = regexp.MustCompile(`^\s+(Running|Doc-tests)\s`)
+	cargoDone    = regexp.MustCompile(`^\s+Finished\s`)
+	// rustcBoiler are the lint explanations rustc repeats under every
+	// first warning of a kind; the diagnostic itself stays.
+	rustcBoiler = regexp.MustCompile("^\\s*= (help: for further information visit https://|note: `#\\[(warn|deny)\\(.*\\)\\]` .*(on by default|implied by))")
+	testResult  = regexp.MustCompile(`^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out`)
+	testLine    = regexp.MustCompile(`^test (.+) \.\.\. (ok|ignored|FAILED)`)
+	runningN    = regexp.MustCompile(`^running \d+ tests?$`)
+)
+
+// Render keeps diagnostics and drops the chatter around them.
+func (cargoBuild) Render(in Input) (Output, error) {
+	return Output{
+		Stdout: in.Stdout,
+		Stderr: keepStderr(in, cargoChatter, rustcBoiler),
+	}, nil
+}
+
+// Render keeps failures verbatim and counts the rest.
+func (cargoTest) Render(in Input) (Output, error) {
+	var res []string
+	var passed, failed, ignored, filtered, suites int
+	inFailures := false
+	var failLines []string
+	for _, l := range lines(in.Stdout) {
+		if m := testResult.FindStringSubmatch(l); m != nil {
+			suites++
+			passed += atoi(m[2])
+			failed += atoi(m[3])
+			ignored += atoi(m[4])
+			filtered += atoi(m[6])
+			if len(failLines) > 0 {
+				res = append(res, foldRustFrames(failLines, in)...)
+				failLines = nil
+			}
+			if m[1] == "FAILED" {
+				res = append(res, l)
+			}
+			inFailures = false
+			continue
+		}
+		if l == "failures:" {
+			inFailures = true
+		}
+		if inFailures {
+			failLines = append(failLines, l)
+			continue
+		}
+		if len(failLines) > 0 {
+			res = append(res, foldRustFrames(failLines, in)...)
+			failLines = nil
+		}
+		if m := testLine.FindStringSubmatch(l); m != nil && m[2] != "FAILED" {
+			continue
+		}
+		if runningN.MatchString(l) {
+			continue
+		}
+		res = append(res, l)
+	}
+	res = dropBlankRuns(append(res, foldRustFrames(failLines, in)...))
+	if suites > 0 {
+		s := fmt.Sprintf("cargo test: %d passed", passed)
+		if failed > 0 {
+			s += fmt.Sprintf(", %d failed", failed)
+		}
+		if ignored > 0 {
+			s += fmt.Sprintf(", %d ignored", ignored)
+		}
+		if filtered > 0 {
+			s += fmt.Sprintf(", %d filtered out", filtered)
+		}
+		res = append(res, s+" ("+plural(suites, "suite", "suites")+")")
+	}
+	return Output{
+		Stdout: join(res),
+		Stderr: keepStderr(in, cargoChatter, cargoRunning, cargoDone, rustcBoiler),
+	}, nil
+}
+
+// rustStdFrame is the location line of a backtrace frame in Rust's own
+// standard library (core, alloc, std), under /rustc/<commit>/library.
+var rustStdFrame = regexp.MustCompile(`^\s+at /rustc/[0-9a-f]+/library/`)
+
+// foldRustFrames drops backtrace frames located in Rust's standard library
+// (the frame line and its location), keeping the panic message and every
+// frame in the user's crates; a note per backtrace names what went.
+func foldRustFrames(ls []string, in Input) []string {
+	var out []string
+	dropped := 0
+	inTrace := false
+	note := func() {
+		if dropped > 0 {
+			out = append(out, fmt.Sprintf("   … %d standard-library frames: %s", dropped, in.Recall()))
+			dropped = 0
+		}
+	}
+	for i := 0; i < len(ls); i++ {
+		l := ls[i]
+		if l == "stack backtrace:" {
+			inTrace = true
+			out = append(out, l)
+			continue
+		}
+		if inTrace && rustFrameNum.MatchString(l) {
+			if i+1 < len(ls) && rustStdFrame.MatchString(ls[i+1]) {
+				dropped++
+				i++
+				continue
+			}
+			out = append(out, l)
+			if i+1 < len(ls) && strings.HasPrefix(strings.TrimSpace(ls[i+1]), "at ") {
+				out = append(out, ls[i+1])
+				i++
+			}
+			continue
+		}
+		if inTrace {
+			note()
+			inTrace = false
+		}
+		out = append(out, l)
+	}
+	note()
+	return out
+}
+
+var rustFrameNum = regexp.MustCompile(`^\s+\d+: `)

@@ -1,0 +1,317 @@
+package filter
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// gitDiff renders `git diff` and `git show`: a unified diff with one header
+// line per file, every added and removed line, one line of context around
+// each change (hunk headers recomputed, so line numbers stay true), and a
+// cap on very large files. Formats that are not patches pass unchanged.
+type gitDiff struct{ same }
+
+// diffFilter renders diff(1): unified output like git's, other formats
+// capped only.
+type diffFilter struct{ same }
+
+const (
+	diffContext  = 1    // context lines kept around a change
+	diffFileMax  = 120  // hunk lines shown per file before capping
+	diffTotalMax = 3000 // lines shown in all
+)
+
+// Render compacts a patch.
+func (gitDiff) Render(in Input) (Output, error) {
+	if !looksLikeDiff(in.Stdout) {
+		return Output{Stdout: join(capLines(lines(in.Stdout), 600, 500, in)), Stderr: in.Stderr}, nil
+	}
+	return Output{Stdout: compactDiff(in.Stdout, in), Stderr: in.Stderr}, nil
+}
+
+// Render compacts unified output; normal and context diffs are capped only.
+func (diffFilter) Render(in Input) (Output, error) {
+	return gitDiff{}.Render(in)
+}
+
+var hunkRe = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$`)
+
+// looksLikeDiff reports whether out holds a unified diff.
+func looksLikeDiff(out []byte) bool {
+	return bytes.Contains(out, []byte("\n@@ -")) && (bytes.Contains(out, []byte("\n+++ ")) || bytes.HasPrefix(out, []byte("diff ")) || bytes.Contains(out, []byte("\ndiff ")))
+}
+
+// diffFile is one file's section of a patch.
+type diffFile struct {
+	header  []string // the compact header line(s)
+	body    []string // hunks
+	deleted bool     // the file is deleted: its old content is not shown
+}
+
+// compactDiff rewrites a (possibly multi-commit) patch. Lines outside file
+// sections (commit headers of git show/log -p) are kept verbatim.
+func compactDiff(out []byte, in Input) []byte {
+	ls := lines(out)
+	var res []string
+	emit := func(f *diffFile) {
+		if f == nil {
+			return
+		}
+		body := f.body
+		switch {
+		case f.deleted && len(body) > 0:
+			// a deleted file's old content: counted, not shown
+			body = []string{moreLine(len(body)-1, "deleted lines", in)}
+		case len(body) > diffFileMax:
+			body = append(body[:diffFileMax:diffFileMax], moreLine(len(body)-diffFileMax, "lines in this file", in))
+		}
+		res = append(res, f.header...)
+		res = append(res, body...)
+	}
+	var cur *diffFile
+	var meta []string // extended header lines of the current file
+	var oldName, newName string
+	for i := 0; i < len(ls); i++ {
+		l := ls[i]
+		switch {
+		case strings.HasPrefix(l, "diff --git ") || strings.HasPrefix(l, "diff --cc ") || strings.HasPrefix(l, "diff --combined ") || (strings.HasPrefix(l, "diff ") && i+1 < len(ls) && strings.HasPrefix(ls[i+1], "--- ")):
+			emit(cur)
+			cur = &diffFile{}
+			meta = nil
+			oldName, newName = diffNames(l)
+			cur.header = []string{"## " + newName}
+			if strings.HasPrefix(l, "diff --cc ") || strings.HasPrefix(l, "diff --combined ") {
+				cur.header = []string{l}
+			}
+		case cur == nil && strings.HasPrefix(l, "--- ") && i+1 < len(ls) && strings.HasPrefix(ls[i+1], "+++ "):
+			emit(cur)
+			cur = &diffFile{}
+			meta = nil
+			oldName, newName = stripPrefix(fieldPath(l[4:])), stripPrefix(fieldPath(ls[i+1][4:]))
+			cur.header = []string{"## " + newName}
+			i++
+		case cur != nil && len(cur.body) == 0 && !strings.HasPrefix(l, "@@"):
+			// extended header: index, modes, renames, ---/+++
+			switch {
+			case strings.HasPrefix(l, "--- "):
+				if p := fieldPath(l[4:]); p != "/dev/null" {
+					oldName = stripPrefix(p)
+				}
+			case strings.HasPrefix(l, "+++ "):
+				if p := fieldPath(l[4:]); p != "/dev/null" {
+					newName = stripPrefix(p)
+				}
+			case strings.HasPrefix(l, "index "):
+				if f := strings.Fields(l); len(f) == 3 && f[2] != "100644" {
+					meta = append(meta, "mode "+f[2])
+				}
+			case strings.HasPrefix(l, "similarity index "):
+				meta = append(meta, strings.TrimPrefix(l, "similarity index ")+" similar")
+			case strings.HasPrefix(l, "rename from ") || strings.HasPrefix(l, "copy from "):
+				oldName = l[strings.Index(l, "from ")+5:]
+			case strings.HasPrefix(l, "rename to ") || strings.HasPrefix(l, "copy to "):
+				newName = l[strings.Index(l, "to ")+3:]
+				meta = append(meta, strings.Fields(l)[0]+"d from "+oldName)
+			case strings.HasPrefix(l, "new file mode "):
+				meta = append(meta, "new file"+modeNote(l, "new file mode "))
+			case strings.HasPrefix(l, "deleted file mode "):
+				meta = append(meta, "deleted"+modeNote(l, "deleted file mode "))
+				cur.deleted = true
+			case strings.HasPrefix(l, "old mode ") || strings.HasPrefix(l, "new mode "):
+				meta = append(meta, l)
+			case strings.HasPrefix(l, "dissimilarity index "):
+				meta = append(meta, l)
+			default:
+				meta = append(meta, l) // "Binary files … differ" and the unknown
+			}
+			if !strings.HasPrefix(cur.header[0], "diff --c") {
+				h := "## " + newName
+				if len(meta) > 0 {
+					h += " (" + strings.Join(meta, ", ") + ")"
+				}
+				cur.header = []string{h}
+			}
+		case cur != nil && strings.HasPrefix(l, "@@"):
+			j := hunkEnd(l, ls, i+1)
+			if strings.HasPrefix(l, "@@@") {
+				cur.body = append(cur.body, ls[i:j]...)
+			} else {
+				cur.body = append(cur.body, trimHunk(l, ls[i+1:j])...)
+			}
+			i = j - 1
+		default:
+			emit(cur)
+			cur = nil
+			res = append(res, l)
+		}
+	}
+	emit(cur)
+	return join(capLines(res, diffTotalMax, diffTotalMax-200, in))
+}
+
+// hunkEnd returns the index after the hunk whose header is h and whose
+// body starts at ls[from]: the header's line counts say where it ends.
+func hunkEnd(h string, ls []string, from int) int {
+	m := hunkRe.FindStringSubmatch(h)
+	if m == nil { // combined diff: marker columns, no blank lines
+		j := from
+		for j < len(ls) && ls[j] != "" && strings.ContainsRune(" +-\\", rune(ls[j][0])) {
+			j++
+		}
+		return j
+	}
+	o, n := 1, 1
+	if m[2] != "" {
+		o, _ = strconv.Atoi(m[2])
+	}
+	if m[4] != "" {
+		n, _ = strconv.Atoi(m[4])
+	}
+	j := from
+	for j < len(ls) && (o > 0 || n > 0 || strings.HasPrefix(ls[j], "\\")) {
+		switch lineKind(ls[j]) {
+		case ' ':
+			o--
+			n--
+		case '-':
+			o--
+		case '+':
+			n--
+		case '\\':
+		default:
+			return j
+		}
+		j++
+	}
+	return j
+}
+
+func modeNote(l, prefix string) string {
+	if m := strings.TrimPrefix(l, prefix); m != "100644" {
+		return " " + m
+	}
+	return ""
+}
+
+// diffNames extracts the two paths of a `diff --git a/x b/y` line.
+func diffNames(l string) (string, string) {
+	f := strings.Fields(l)
+	if len(f) >= 4 && strings.HasPrefix(l, "diff --git ") {
+		return stripPrefix(f[2]), stripPrefix(f[len(f)-1])
+	}
+	if len(f) >= 2 {
+		return f[len(f)-2], f[len(f)-1]
+	}
+	return "", ""
+}
+
+// fieldPath drops the timestamp diff(1) writes after a tab.
+func fieldPath(s string) string {
+	if i := strings.IndexByte(s, '\t'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// stripPrefix drops git's a/ and b/ prefixes.
+func stripPrefix(p string) string {
+	if strings.HasPrefix(p, "a/") || strings.HasPrefix(p, "b/") {
+		return p[2:]
+	}
+	return p
+}
+
+// trimHunk keeps each change with diffContext lines of context and splits
+// the hunk where longer context ran between changes; every header it
+// writes gives the true line numbers of the lines below it.
+func trimHunk(header string, body []string) []string {
+	m := hunkRe.FindStringSubmatch(header)
+	if m == nil {
+		return append([]string{header}, body...)
+	}
+	oldStart, _ := strconv.Atoi(m[1])
+	newStart, _ := strconv.Atoi(m[3])
+	keep := make([]bool, len(body))
+	for i, l := range body {
+		if l != "" && (l[0] == '+' || l[0] == '-') {
+			for k := max(0, i-diffContext); k <= min(len(body)-1, i+diffContext); k++ {
+				keep[k] = true
+			}
+		}
+		if l != "" && l[0] == '\\' { // "\ No newline at end of file" goes with its line
+			keep[i] = i > 0 && keep[i-1]
+		}
+	}
+	var out []string
+	oldLine, newLine := oldStart, newStart
+	first := true
+	for i := 0; i < len(body); {
+		if !keep[i] {
+			oldLine, newLine = advance(body[i], oldLine, newLine)
+			i++
+			continue
+		}
+		j := i
+		o, n := 0, 0
+		for j < len(body) && keep[j] {
+			switch c := lineKind(body[j]); c {
+			case ' ':
+				o++
+				n++
+			case '-':
+				o++
+			case '+':
+				n++
+			}
+			j++
+		}
+		h := "@@ -" + hunkRange(oldLine, o) + " +" + hunkRange(newLine, n) + " @@"
+		if first {
+			h += m[5]
+			first = false
+		}
+		out = append(out, h)
+		out = append(out, body[i:j]...)
+		for k := i; k < j; k++ {
+			oldLine, newLine = advance(body[k], oldLine, newLine)
+		}
+		i = j
+	}
+	return out
+}
+
+// lineKind is a hunk line's marker (an empty line is context whose
+// leading space an editor stripped).
+func lineKind(l string) byte {
+	if l == "" {
+		return ' '
+	}
+	return l[0]
+}
+
+func advance(l string, o, n int) (int, int) {
+	switch lineKind(l) {
+	case ' ':
+		return o + 1, n + 1
+	case '-':
+		return o + 1, n
+	case '+':
+		return o, n + 1
+	}
+	return o, n
+}
+
+// hunkRange writes a side of a hunk header as git does: "start,count",
+// "start" when count is 1, and start-1 when count is 0.
+func hunkRange(start, count int) string {
+	switch count {
+	case 1:
+		return strconv.Itoa(start)
+	case 0:
+		return fmt.Sprintf("%d,0", start-1)
+	}
+	return fmt.Sprintf("%d,%d", start, count)
+}

@@ -1,0 +1,117 @@
+package filter
+
+import (
+	"regexp"
+	"strings"
+)
+
+// lineFilter is the generic filter for tools whose output is free text
+// (make, dotnet, next, git push/pull, mypy, prettier): drop known noise,
+// collapse blank runs, fold repeated lines, and cap long output while
+// keeping every line that reports a problem.
+type lineFilter struct {
+	same
+	noise []*regexp.Regexp // lines dropped from both streams
+	max   int              // stdout lines kept before capping (0: no cap)
+}
+
+// Render applies the noise list, folding and the cap to stdout, and the
+// noise list alone to stderr.
+func (f lineFilter) Render(in Input) (Output, error) {
+	out := dedupe(dropBlankRuns(dropMatching(lines(in.Stdout), f.noise...)))
+	if f.max > 0 {
+		out = capKeeping(out, f.max, problem, in)
+	}
+	return Output{Stdout: join(out), Stderr: keepStderr(in, f.noise...)}, nil
+}
+
+// problem matches lines that report an error, a failure or a location; the
+// generic caps never drop them.
+var problem = regexp.MustCompile(`(?i)\b(error|errors|fail|failed|failure|fatal|panic|exception|traceback|denied|not found|cannot|unable|undefined|warning)\b|^[\w./\-]+\.\w+:\d+(:\d+)?[: ]`)
+
+// capKeeping caps ls at about max lines: the first 2/3 of max and the last
+// 1/3 survive, and so does every line keep matches (with the line after
+// it, which often carries the detail); each gap says what it left out.
+func capKeeping(ls []string, max int, keep *regexp.Regexp, in Input) []string {
+	if len(ls) <= max {
+		return ls
+	}
+	head, tail := max*2/3, max/3
+	kept := make([]bool, len(ls))
+	for i := range ls {
+		if i < head || i >= len(ls)-tail {
+			kept[i] = true
+		} else if keep != nil && keep.MatchString(ls[i]) {
+			kept[i] = true
+			if i+1 < len(ls) {
+				kept[i+1] = true
+			}
+		}
+	}
+	var out []string
+	gap := 0
+	for i, l := range ls {
+		if !kept[i] {
+			gap++
+			continue
+		}
+		if gap > 0 {
+			out = append(out, moreLine(gap, "lines", in))
+			gap = 0
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// Noise lists. Each pattern names a kind of line that carries no meaning
+// for the model: progress, download and compile chatter, banners.
+var (
+	makeNoise = []*regexp.Regexp{
+		regexp.MustCompile(`^make(\[\d+\])?: (Entering|Leaving) directory `),
+		regexp.MustCompile(`^make(\[\d+\])?: Nothing to be done for `),
+	}
+	dotnetNoise = []*regexp.Regexp{
+		regexp.MustCompile(`^\s*Determining projects to restore`),
+		regexp.MustCompile(`^\s*All projects are up-to-date for restore`),
+		regexp.MustCompile(`^\s*Restored .* \(in [\d.]+ m?s\)\.?$`),
+		regexp.MustCompile(`^MSBuild version `),
+		regexp.MustCompile(`^Welcome to \.NET`),
+	}
+	nextNoise = []*regexp.Regexp{
+		regexp.MustCompile(`^\s*[▲⚠]?\s*Next\.js \d`),
+		regexp.MustCompile(`^\s*- Environments?: `),
+		regexp.MustCompile(`^\s*Creating an optimized production build`),
+		regexp.MustCompile(`^\s*(✓ )?Collecting page data`),
+		regexp.MustCompile(`^\s*(✓ )?Generating static pages \(\d+/\d+\)\s*$`),
+		regexp.MustCompile(`^\s*(✓ )?Finalizing page optimization`),
+		regexp.MustCompile(`^\s*(✓ )?Collecting build traces`),
+		regexp.MustCompile(`^\s*(✓ )?Linting and checking validity of types`),
+		regexp.MustCompile(`^\s*Attention: Next\.js now collects`),
+		regexp.MustCompile(`^\s*This information is used to shape`),
+		regexp.MustCompile(`^\s*You can learn more, including how to opt-out`),
+		regexp.MustCompile(`^\s*https://nextjs\.org/telemetry`),
+	}
+	gitProgress = []*regexp.Regexp{
+		regexp.MustCompile(`^(remote: )?(Enumerating|Counting|Compressing|Writing|Receiving|Resolving|Unpacking|Finding sources|Checking connectivity|Updating files)( objects| deltas| sources| connectivity| files)?:`),
+		regexp.MustCompile(`^(remote: )?Total \d+ \(delta \d+\)`),
+		regexp.MustCompile(`^Delta compression using up to \d+ threads`),
+		regexp.MustCompile(`^remote: *$`),
+	}
+	// gitHints are the "(use "git add <file>..." to …)" advice lines of
+	// git's long formats.
+	gitHints      = regexp.MustCompile(`^\s*\(use "git [^"]*"( or "git [^"]*")?( to [^)]*)?\)$`)
+	prettierNoise = []*regexp.Regexp{
+		regexp.MustCompile(`^Checking formatting\.\.\.$`),
+	}
+)
+
+// hasAny reports whether s contains one of subs.
+func hasAny(s string, subs ...string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,243 @@
+package filter
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// goTest renders `go test`: it runs `go test -json` and prints the failing
+// tests' output verbatim, build errors verbatim, and one count line the
+// JSON events prove: `go test: 142 passed in 9 packages`.
+type goTest struct{}
+
+// goNoise is go's module download chatter.
+var goNoise = []*regexp.Regexp{
+	regexp.MustCompile(`^go: (downloading|finding|extracting) \S+ v`),
+}
+
+// goFlag reports whether the user set one of go's flags (go accepts -x,
+// --x, -x=v and, for test flags, -test.x).
+func goFlag(args []string, names ...string) bool {
+	for _, a := range args {
+		if a == "--" || a == "-args" || a == "--args" {
+			return false
+		}
+		for _, n := range names {
+			for _, p := range []string{"-", "--", "-test.", "--test."} {
+				if a == p+n || strings.HasPrefix(a, p+n+"=") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// Args adds -json unless the user asked for JSON already or for a mode
+// whose output is not test events (benchmarks, -list, -c, fuzzing).
+func (goTest) Args(argv []string, tool int) []string {
+	at := subIndex(argv, tool, "test")
+	if at < 0 || goFlag(argv[at+1:], "json", "bench", "list", "c", "fuzz", "h", "help", "o") {
+		return argv
+	}
+	return insertAt(argv, at+1, "-json")
+}
+
+// testEvent is one line of `go test -json` (cmd/test2json).
+type testEvent struct {
+	Action      string
+	Package     string
+	ImportPath  string // build-output, build-fail
+	Test        string
+	Output      string
+	FailedBuild string
+}
+
+// testFraming are test2json's own framing lines, noise in every rendering.
+var testFraming = regexp.MustCompile(`^\s*=== (RUN|PAUSE|CONT|NAME)\s`)
+
+// Render prints failures verbatim and counts the rest.
+func (goTest) Render(in Input) (Output, error) {
+	if at := subIndex(in.Argv, in.Tool, "test"); at >= 0 && goFlag(in.Argv[at+1:], "json") {
+		return raw(in), nil // the user asked for the events themselves
+	}
+	if !bytes.HasPrefix(bytes.TrimSpace(in.Stdout), []byte("{")) {
+		return lineFilter{noise: goNoise}.Render(in)
+	}
+	type testKey struct{ pkg, test string }
+	var (
+		other                         []string // stdout lines that are not events
+		order                         []testKey
+		out                           = map[testKey][]string{}
+		build                         = map[string][]string{}
+		buildOrder                    []string
+		failed                        []testKey
+		pkgFail, pkgOK, pkgNoTests    []string
+		passed, failedN, skipped, evs int
+		coverage                      []string
+	)
+	for _, l := range bytes.Split(in.Stdout, []byte("\n")) {
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		var e testEvent
+		if l[0] != '{' || json.Unmarshal(l, &e) != nil {
+			other = append(other, string(l))
+			continue
+		}
+		evs++
+		k := testKey{e.Package, e.Test}
+		switch e.Action {
+		case "build-output":
+			if _, ok := build[e.ImportPath]; !ok {
+				buildOrder = append(buildOrder, e.ImportPath)
+			}
+			build[e.ImportPath] = append(build[e.ImportPath], strings.TrimSuffix(e.Output, "\n"))
+		case "output":
+			if _, ok := out[k]; !ok {
+				order = append(order, k)
+			}
+			out[k] = append(out[k], strings.TrimSuffix(e.Output, "\n"))
+		case "pass":
+			if e.Test != "" {
+				passed++
+			} else {
+				pkgOK = append(pkgOK, e.Package)
+			}
+		case "fail":
+			if e.Test != "" {
+				failedN++
+				failed = append(failed, k)
+			} else {
+				pkgFail = append(pkgFail, e.Package)
+			}
+		case "skip":
+			if e.Test != "" {
+				skipped++
+			} else {
+				pkgNoTests = append(pkgNoTests, e.Package)
+			}
+		}
+	}
+	if evs == 0 && len(in.Stdout) > 0 {
+		return Output{}, errors.New("go test: no JSON events in output")
+	}
+	// Failures print package by package, in the order packages finished:
+	// the build errors, each failed test's output, then the package's own
+	// lines (FAIL pkg, a panic outside any test).
+	var res []string
+	for _, ip := range buildOrder {
+		res = append(res, build[ip]...)
+	}
+	failedPkg := map[string]bool{}
+	for _, p := range pkgFail {
+		failedPkg[p] = true
+	}
+	for _, pkg := range pkgFail {
+		for _, k := range failed {
+			if k.pkg == pkg {
+				res = append(res, capKeeping(foldGoFrames(dropMatching(out[k], testFraming), in), 150, nil, in)...)
+			}
+		}
+		var pkgLines []string
+		for _, l := range out[testKey{pkg, ""}] {
+			if l != "FAIL" && !testFraming.MatchString(l) {
+				pkgLines = append(pkgLines, l)
+			}
+		}
+		res = append(res, foldGoFrames(pkgLines, in)...)
+	}
+	for _, k := range failed {
+		if !failedPkg[k.pkg] { // a failed test in a package that did not report
+			res = append(res, capKeeping(foldGoFrames(dropMatching(out[k], testFraming), in), 150, nil, in)...)
+		}
+	}
+	for _, k := range order {
+		if k.test != "" || failedPkg[k.pkg] {
+			continue
+		}
+		for _, l := range out[k] {
+			if strings.Contains(l, "coverage:") && strings.HasPrefix(l, "ok") {
+				coverage = append(coverage, l)
+			}
+		}
+	}
+	res = append(res, other...)
+	res = append(res, coverage...)
+	res = append(res, goTestSummary(passed, failedN, skipped, len(pkgOK)+len(pkgFail), len(pkgFail), len(pkgNoTests)))
+	return Output{Stdout: join(res), Stderr: keepStderr(in, goNoise...)}, nil
+}
+
+// goTestSummary is the count line; each number comes from the events.
+func goTestSummary(passed, failed, skipped, pkgs, pkgFailed, noTests int) string {
+	var parts []string
+	if passed > 0 {
+		parts = append(parts, fmt.Sprintf("%d passed", passed))
+	}
+	if failed > 0 {
+		parts = append(parts, fmt.Sprintf("%d failed", failed))
+	}
+	if skipped > 0 {
+		parts = append(parts, fmt.Sprintf("%d skipped", skipped))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "no tests ran")
+	}
+	s := "go test: " + strings.Join(parts, ", ") + " in " + plural(pkgs, "package", "packages")
+	if pkgFailed > 0 {
+		s += fmt.Sprintf(" (%d failed)", pkgFailed)
+	}
+	if noTests > 0 {
+		s += fmt.Sprintf("; %s without test files", plural(noTests, "package", "packages"))
+	}
+	return s
+}
+
+// goFrame matches the file line of a stack frame inside Go's own runtime
+// and testing packages (GOROOT/src/runtime, GOROOT/src/testing).
+var goFrame = regexp.MustCompile(`^\s+\S*/src/(runtime|testing)/\S+\.go:\d+`)
+
+// foldGoFrames drops the frames of a goroutine trace that sit in Go's
+// runtime and testing packages (function line and file line), leaving the
+// panic message, the goroutine header and every frame of the user's code;
+// one note per trace says how many went and how to see them.
+func foldGoFrames(ls []string, in Input) []string {
+	var out []string
+	dropped := 0
+	inTrace := false
+	note := func() {
+		if dropped > 0 {
+			out = append(out, fmt.Sprintf("\t… %d runtime/testing frames: %s", dropped, in.Recall()))
+			dropped = 0
+		}
+	}
+	for i := 0; i < len(ls); i++ {
+		l := ls[i]
+		if strings.HasPrefix(l, "goroutine ") && strings.HasSuffix(l, ":") {
+			note()
+			inTrace = true
+			out = append(out, l)
+			continue
+		}
+		if inTrace {
+			if i+1 < len(ls) && !strings.HasPrefix(l, "\t") && strings.HasPrefix(ls[i+1], "\t") {
+				if !goFrame.MatchString(ls[i+1]) {
+					out = append(out, l, ls[i+1])
+				} else {
+					dropped++
+				}
+				i++
+				continue
+			}
+			note()
+			inTrace = false
+		}
+		out = append(out, l)
+	}
+	note()
+	return out
+}

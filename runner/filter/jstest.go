@@ -1,0 +1,137 @@
+package filter
+
+import (
+	"regexp"
+	"strings"
+)
+
+// JS test runners (vitest, jest, playwright) print one line per passing
+// test or file, failures with code frames, and their own count lines. The
+// filter drops the passing lines and the banners, nothing else: failures,
+// frames and the runner's own totals stay verbatim. Jest writes all of
+// this to stderr, so the same list applies to both streams.
+var jsTestNoise = []*regexp.Regexp{
+	regexp.MustCompile(`^\s*(✓|√|✔)\s`),                           // a passing test or file
+	regexp.MustCompile(`^\s*PASS\s+\S`),                           // jest: a passing file
+	regexp.MustCompile(`^\s*RUN\s+v\d`),                           // vitest banner
+	regexp.MustCompile(`^\s*Running \d+ tests? using \d+ worker`), // playwright banner
+	regexp.MustCompile(`^\s*Start at\s`),
+	regexp.MustCompile(`^\s*Determining test suites to run`),
+}
+
+// jsTest renders vitest, jest and playwright: the noise list on both
+// streams, code frames cut to the failing line (the location line above
+// them keeps the column), decorative rules shortened.
+type jsTest struct{ same }
+
+// codeFrame matches a line of a code frame: `  10 | src`, `> 12 | src`,
+// vitest's `   10| src`, and the caret line `     |    ^`.
+var (
+	codeFrame     = regexp.MustCompile(`^\s*(>\s*)?\d+\s?\|`)
+	codeFrameMark = regexp.MustCompile(`^\s*>\s*\d+\s?\|`)
+	codeCaret     = regexp.MustCompile(`^\s*\|\s*\^+\s*$`)
+)
+
+// Render applies the cuts to both streams; only stdout is capped.
+func (jsTest) Render(in Input) (Output, error) {
+	clean := func(b []byte) []string {
+		return dropBlankRuns(trimFrames(trimRules(dropMatching(lines(b), jsTestNoise...))))
+	}
+	return Output{
+		Stdout: join(capKeeping(clean(in.Stdout), 400, problem, in)),
+		Stderr: join(clean(in.Stderr)),
+	}, nil
+}
+
+// trimFrames keeps, of each code frame, the line it points at: the one
+// marked with ">" or, when none is, the line above the caret.
+func trimFrames(ls []string) []string {
+	var out []string
+	for i := 0; i < len(ls); {
+		if !codeFrame.MatchString(ls[i]) && !codeCaret.MatchString(ls[i]) {
+			out = append(out, ls[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(ls) && (codeFrame.MatchString(ls[j]) || codeCaret.MatchString(ls[j])) {
+			j++
+		}
+		frame := ls[i:j]
+		kept := false
+		for _, l := range frame {
+			if codeFrameMark.MatchString(l) {
+				out = append(out, l)
+				kept = true
+			}
+		}
+		if !kept {
+			for k, l := range frame {
+				if codeCaret.MatchString(l) && k > 0 {
+					out = append(out, frame[k-1])
+					kept = true
+				}
+			}
+		}
+		if !kept {
+			out = append(out, frame...)
+		}
+		i = j
+	}
+	return out
+}
+
+// ruleRun matches a run of a decoration character long enough to be a
+// rule ("=====", "⎯⎯⎯⎯⎯", "_____").
+var (
+	ruleRun    = regexp.MustCompile(`={4,}|_{4,}|⎯{4,}|─{4,}|━{4,}`)
+	ruleStart  = regexp.MustCompile(`^\s*(={4,}|_{4,}|⎯{4,}|─{4,}|━{4,})`)
+	spacedRule = regexp.MustCompile(`^(_ ){4,}_?\s*$`)
+)
+
+// trimRules shortens decorative rules in section headings to three
+// characters ("=== FAILURES ===").
+func trimRules(ls []string) []string {
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		switch {
+		case spacedRule.MatchString(l):
+			l = "_ _ _"
+		case ruleStart.MatchString(l):
+			l = ruleRun.ReplaceAllStringFunc(l, func(r string) string {
+				c := []rune(r)[0]
+				return string([]rune{c, c, c})
+			})
+		}
+		out[i] = l
+	}
+	return out
+}
+
+// pytest renders pytest's default output: the session header and the
+// per-file progress dots go; the FAILURES/ERRORS sections, the short
+// summary and pytest's own closing count stay verbatim.
+type pytest struct{ same }
+
+var (
+	pyHeader   = regexp.MustCompile(`^(=+ test session starts =+|platform \S+ -- Python|cachedir: |rootdir: |configfile: |plugins: |collecting \.\.\.|collected \d+ items?)`)
+	pyProgress = regexp.MustCompile(`^\S+\.py [.sxXfFEs]+\s*(\[\s*\d+%\])?$`)
+	pyVerbose  = regexp.MustCompile(`^\S+::\S.* (PASSED|SKIPPED|XFAIL|XPASS)\s*(\[\s*\d+%\])?$`)
+	pyClosing  = regexp.MustCompile(`^=+ (.*\d+ (passed|failed|error|errors|skipped|deselected|xfailed|xpassed|warnings?).* in [\d.]+s.*) =+$`)
+)
+
+// Render keeps every failure line.
+func (pytest) Render(in Input) (Output, error) {
+	var res []string
+	for _, l := range lines(in.Stdout) {
+		switch {
+		case pyHeader.MatchString(l), pyProgress.MatchString(l), pyVerbose.MatchString(l):
+			continue
+		case pyClosing.MatchString(l) && !strings.Contains(l, "failed") && !strings.Contains(l, "error"):
+			res = append(res, "pytest: "+pyClosing.FindStringSubmatch(l)[1])
+		default:
+			res = append(res, l)
+		}
+	}
+	return Output{Stdout: join(dropBlankRuns(trimRules(res))), Stderr: in.Stderr}, nil
+}

@@ -1,0 +1,137 @@
+package filter
+
+import (
+	"errors"
+	"regexp"
+	"strings"
+)
+
+// eslint renders ESLint's default (stylish) report: per file, each
+// distinct problem on one line (`L:C, L:C severity message  rule`): a
+// message repeated in a file is written once with all its locations, so
+// every location, message and rule survives. The totals line is ESLint's
+// own. A very long report is capped.
+type eslint struct{ same }
+
+var (
+	eslintMsg = regexp.MustCompile(`^\s+(\d+:\d+)\s+(error|warning)\s+(.*?)(?:\s{2,}(\S+))?\s*$`)
+	// eslintOwnFormat: the user asked for another formatter.
+	eslintOwnFormat = []string{"-f", "--format", "-o", "--output-file"}
+)
+
+// Render parses stylish output; anything it does not recognise is kept.
+func (eslint) Render(in Input) (Output, error) {
+	if userHas(in.Argv, in.Tool, eslintOwnFormat...) {
+		return raw(in), nil
+	}
+	type problem struct {
+		locs                []string
+		sev, msg, rule, key string
+	}
+	var res []string
+	var file []*problem
+	index := map[string]*problem{}
+	flush := func() {
+		for _, p := range file {
+			l := "  " + strings.Join(p.locs, ", ") + " " + p.sev + " " + p.msg
+			if p.rule != "" {
+				l += "  " + p.rule
+			}
+			res = append(res, l)
+		}
+		file, index = nil, map[string]*problem{}
+	}
+	for _, l := range lines(in.Stdout) {
+		m := eslintMsg.FindStringSubmatch(l)
+		if m == nil {
+			flush()
+			if strings.TrimSpace(l) != "" {
+				res = append(res, l)
+			}
+			continue
+		}
+		key := m[2] + "\x00" + m[3] + "\x00" + m[4]
+		if p := index[key]; p != nil {
+			p.locs = append(p.locs, m[1])
+			continue
+		}
+		p := &problem{locs: []string{m[1]}, sev: m[2], msg: m[3], rule: m[4]}
+		index[key] = p
+		file = append(file, p)
+	}
+	flush()
+	return Output{Stdout: join(capKeeping(res, 300, nil, in)), Stderr: in.Stderr}, nil
+}
+
+// biome renders Biome's diagnostics without the code frames and the
+// suggested-fix diffs: each diagnostic's location, rule and messages stay.
+type biome struct{ same }
+
+var (
+	biomeFrame = regexp.MustCompile(`^\s*(>\s*)?\d*\s*\d*\s*│`)
+	biomeRule  = regexp.MustCompile(`\s*━+\s*$`)
+)
+
+// Render drops frames and rule decorations.
+func (biome) Render(in Input) (Output, error) {
+	var res []string
+	for _, l := range lines(in.Stdout) {
+		if biomeFrame.MatchString(l) {
+			continue
+		}
+		res = append(res, biomeRule.ReplaceAllString(l, ""))
+	}
+	return Output{Stdout: join(dropBlankRuns(res)), Stderr: keepStderr(in)}, nil
+}
+
+// ruff asks `ruff check` for its concise format (one line per problem,
+// the same problems as the default format without the source excerpts)
+// and folds nothing else.
+type ruff struct{}
+
+// Args adds --output-format=concise to `ruff check` unless the user chose
+// a format.
+func (ruff) Args(argv []string, tool int) []string {
+	at := subIndex(argv, tool, "check")
+	if at < 0 || userHas(argv, tool, "--output-format", "--format", "--statistics", "--show-settings", "--show-files", "-h", "--help", "-w", "--watch") {
+		return argv
+	}
+	return insertAt(argv, at+1, "--output-format=concise")
+}
+
+// Render caps a very long report, keeping every problem line.
+func (ruff) Render(in Input) (Output, error) {
+	return lineFilter{max: 400}.Render(in)
+}
+
+// golangciLint renders golangci-lint's text report without the source
+// line and caret it prints under each issue.
+type golangciLint struct{ same }
+
+var (
+	lintIssue = regexp.MustCompile(`^\S+\.go:\d+(:\d+)?: `)
+	lintCaret = regexp.MustCompile(`^\s*\^\s*$`)
+)
+
+// Render keeps issue lines and the summary.
+func (golangciLint) Render(in Input) (Output, error) {
+	if userHas(in.Argv, in.Tool, "--out-format", "--output.json.path", "--output.checkstyle.path") {
+		return raw(in), nil
+	}
+	var res []string
+	ls := lines(in.Stdout)
+	for i := 0; i < len(ls); i++ {
+		res = append(res, ls[i])
+		if !lintIssue.MatchString(ls[i]) {
+			continue
+		}
+		// the excerpt: one source line and a caret line under it
+		if i+2 < len(ls) && lintCaret.MatchString(ls[i+2]) && !lintIssue.MatchString(ls[i+1]) {
+			i += 2
+		}
+	}
+	if len(res) == 0 && len(in.Stdout) > 0 {
+		return Output{}, errors.New("golangci-lint: nothing recognised")
+	}
+	return Output{Stdout: join(res), Stderr: keepStderr(in, goNoise...)}, nil
+}

@@ -1,0 +1,97 @@
+package filter
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gotk-dev/gotk/core/registry"
+)
+
+// npmRun renders npm/pnpm/yarn/bun run, test, install, exec: the `> pkg@1.0
+// script` banner and funding/notice chatter go; when the script runs a
+// tool gotk knows (`> vitest run`, `> tsc -p .`), that tool's filter
+// renders the rest.
+type npmRun struct{ same }
+
+var npmNoise = []*regexp.Regexp{
+	regexp.MustCompile(`^\d+ packages? (is|are) looking for funding$`),
+	regexp.MustCompile("^\\s*run `npm fund` for details$"),
+	regexp.MustCompile(`^npm notice`),
+	regexp.MustCompile(`^npm (error|ERR!)\s*$`),
+	regexp.MustCompile(`^npm (warn|WARN) install-scripts\s*$`),
+	regexp.MustCompile(`^(Progress: resolved|Packages: \+|\++$|Done in [\d.]+m?s)`), // pnpm progress
+	regexp.MustCompile(`^\[\d/\d\] (Resolving|Fetching|Linking|Building)`),          // yarn progress
+	regexp.MustCompile(`^yarn (run|install) v\d`),
+}
+
+// npmBanner is the two-line header npm prints before a script.
+var npmBanner = regexp.MustCompile(`^> \S+@\S+ \S+`)
+
+// Render strips the banner and hands a known tool's output to its filter.
+func (npmRun) Render(in Input) (Output, error) {
+	ls := lines(in.Stdout)
+	var script string
+	body := ls[:0:0]
+	for i := 0; i < len(ls); i++ {
+		if npmBanner.MatchString(ls[i]) && i+1 < len(ls) && strings.HasPrefix(ls[i+1], "> ") {
+			script = strings.TrimPrefix(ls[i+1], "> ")
+			i++
+			continue
+		}
+		body = append(body, ls[i])
+	}
+	if script != "" {
+		argv := strings.Fields(script)
+		if m, ok := registry.Classify(argv); ok && m.Rule.Handler != "npm" {
+			if f := For(m.Rule.Handler); f != nil {
+				inner := in
+				inner.Argv, inner.Tool, inner.RanArgv = argv, m.Tool, argv
+				inner.Stdout = join(body)
+				if out, err := f.Render(inner); err == nil {
+					return out, nil
+				}
+			}
+		}
+	}
+	out := dedupe(dropBlankRuns(dropMatching(body, npmNoise...)))
+	out = capKeeping(out, 300, problem, in)
+	return Output{Stdout: join(out), Stderr: keepStderr(in, npmNoise...)}, nil
+}
+
+// treeList renders box-drawn trees (tree, npm ls, pnpm ls) with plain
+// two-space indentation: the same entries at the same depths, in fewer
+// tokens.
+type treeList struct{ same }
+
+// boxPrefix matches the drawing before an entry: the indent units of
+// tree ("│   ", 4 wide) or npm ("│ ", 2 wide), then the connector.
+var boxPrefix = regexp.MustCompile(`^([│|\x{a0}  ` + "`" + `]*)(├── |└── |├─┬ |└─┬ |\+-- |` + "`" + `-- )`)
+
+// Render re-indents the tree and caps very long ones.
+func (treeList) Render(in Input) (Output, error) {
+	ls := lines(in.Stdout)
+	unit := 4
+	if strings.Contains(string(in.Stdout), "─┬ ") || (len(in.Argv) > in.Tool && in.Argv[in.Tool] != "tree") {
+		unit = 2
+	}
+	out := make([]string, 0, len(ls))
+	deduped := 0
+	for _, l := range ls {
+		if unit == 2 && strings.HasSuffix(l, " deduped") && boxPrefix.MatchString(l) {
+			deduped++ // npm ls --all: a package already listed above
+			continue
+		}
+		if m := boxPrefix.FindStringSubmatchIndex(l); m != nil {
+			depth := utf8.RuneCountInString(l[:m[3]]) / unit
+			l = strings.Repeat("  ", depth+1) + l[m[1]:]
+		}
+		out = append(out, l)
+	}
+	out = capKeeping(out, 500, nil, in)
+	if deduped > 0 {
+		out = append(out, fmt.Sprintf("(%d \"deduped\" entries not repeated: %s)", deduped, in.Recall()))
+	}
+	return Output{Stdout: join(out), Stderr: in.Stderr}, nil
+}

@@ -1,0 +1,80 @@
+package filter
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// pip renders pip/uv pip list, install and show: `pip list` as name==version
+// words, install without download and "already satisfied" chatter (counted),
+// show without its empty fields.
+type pip struct{ same }
+
+var (
+	pipNoise = []*regexp.Regexp{
+		regexp.MustCompile(`^\s*(Collecting|Downloading|Using cached|Obtaining|Preparing metadata|Getting requirements|Installing build dependencies|Building wheels? for|Created wheel for|Stored in directory|Looking in indexes|Processing) `),
+		regexp.MustCompile(`^\s*(━|-|\|)+\s+[\d.]+/[\d.]+ [kMG]?B`),
+		regexp.MustCompile(`^\s*(Attempting uninstall|Found existing installation|Uninstalling|Successfully uninstalled)\b`),
+		regexp.MustCompile(`^\s*(Resolved|Prepared|Installed|Audited|Uninstalled) \d+ packages? in `),
+	}
+	pipSatisfied = regexp.MustCompile(`^Requirement already satisfied: `)
+	pipTableSep  = regexp.MustCompile(`^-+( +-+)+$`)
+	pipEmptyShow = regexp.MustCompile(`^[A-Z][\w-]*:\s*$`)
+)
+
+// Render picks the rendering by subcommand.
+func (pip) Render(in Input) (Output, error) {
+	switch {
+	case subIndex(in.Argv, in.Tool, "list") >= 0:
+		if userHas(in.Argv, in.Tool, "--format", "--freeze", "-v", "--verbose", "-o", "--outdated") {
+			return Output{Stdout: join(capLines(lines(in.Stdout), 500, 450, in)), Stderr: in.Stderr}, nil
+		}
+		return pipList(in), nil
+	case subIndex(in.Argv, in.Tool, "show") >= 0:
+		return Output{Stdout: join(dropMatching(lines(in.Stdout), pipEmptyShow)), Stderr: in.Stderr}, nil
+	}
+	var out []string
+	satisfied := 0
+	for _, l := range dropMatching(lines(in.Stdout), pipNoise...) {
+		if pipSatisfied.MatchString(l) {
+			satisfied++
+			continue
+		}
+		out = append(out, l)
+	}
+	if satisfied > 0 {
+		out = append(out, fmt.Sprintf("(%s already satisfied)", plural(satisfied, "requirement", "requirements")))
+	}
+	return Output{Stdout: join(dropBlankRuns(out)), Stderr: keepStderr(in, pipNoise...)}, nil
+}
+
+// pipList writes the table as name==version words, several to a line.
+func pipList(in Input) Output {
+	ll := lines(in.Stdout)
+	if len(ll) < 3 || !pipTableSep.MatchString(ll[1]) {
+		return raw(in)
+	}
+	var out []string
+	var row []string
+	for _, l := range ll[2:] {
+		f := strings.Fields(l)
+		if len(f) < 2 {
+			return raw(in)
+		}
+		w := f[0] + "==" + f[1]
+		if len(f) > 2 {
+			w += " (" + strings.Join(f[2:], " ") + ")" // editable project location
+		}
+		row = append(row, w)
+		if len(row) == 8 {
+			out = append(out, strings.Join(row, " "))
+			row = nil
+		}
+	}
+	if len(row) > 0 {
+		out = append(out, strings.Join(row, " "))
+	}
+	out = append([]string{plural(len(ll)-2, "package", "packages") + ":"}, out...)
+	return Output{Stdout: join(out), Stderr: in.Stderr}
+}

@@ -1,0 +1,151 @@
+package filter
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// This file holds the line tools every filter shares: splitting, ANSI
+// stripping, noise dropping, deduplication and the one way to cap output
+// (capLines), so every truncation says what was left out and how to see it.
+
+// ansi matches terminal escape sequences (colours, cursor moves, OSC links).
+var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)`)
+
+// lines splits output into lines without their terminators, dropping ANSI
+// escapes and the carriage-return overdraws of progress bars (only the last
+// state of a `\r`-rewritten line is kept, as a terminal would show it).
+func lines(b []byte) []string {
+	if len(b) == 0 {
+		return nil
+	}
+	s := string(b)
+	if strings.Contains(s, "\x1b") {
+		s = ansi.ReplaceAllString(s, "")
+	}
+	s = strings.TrimSuffix(s, "\n")
+	out := strings.Split(s, "\n")
+	for i, l := range out {
+		l = strings.TrimSuffix(l, "\r")
+		if j := strings.LastIndexByte(l, '\r'); j >= 0 {
+			l = l[j+1:]
+		}
+		out[i] = l
+	}
+	return out
+}
+
+// join renders lines back to output bytes, one per line, newline-terminated.
+func join(ls []string) []byte {
+	if len(ls) == 0 {
+		return nil
+	}
+	var b bytes.Buffer
+	for _, l := range ls {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// moreLine is the one form of a truncation note.
+func moreLine(n int, unit string, in Input) string {
+	return fmt.Sprintf("… %d more %s: %s", n, unit, in.Recall())
+}
+
+// capLines keeps at most max lines: the first head and the last max-head,
+// with a note naming how many lines were left out and how to see them.
+func capLines(ls []string, max, head int, in Input) []string {
+	if len(ls) <= max {
+		return ls
+	}
+	tail := max - head
+	out := make([]string, 0, max+1)
+	out = append(out, ls[:head]...)
+	out = append(out, moreLine(len(ls)-head-tail, "lines", in))
+	return append(out, ls[len(ls)-tail:]...)
+}
+
+// dropBlankRuns collapses runs of blank lines into one and trims blank
+// lines at both ends.
+func dropBlankRuns(ls []string) []string {
+	out := ls[:0:0]
+	for _, l := range ls {
+		if strings.TrimSpace(l) == "" && (len(out) == 0 || strings.TrimSpace(out[len(out)-1]) == "") {
+			continue
+		}
+		out = append(out, l)
+	}
+	for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
+		out = out[:len(out)-1]
+	}
+	return out
+}
+
+// dedupe folds runs of identical consecutive lines into one line followed
+// by a count, e.g. "GET /healthz 200 (×57)".
+func dedupe(ls []string) []string {
+	out := ls[:0:0]
+	for i := 0; i < len(ls); {
+		j := i + 1
+		for j < len(ls) && ls[j] == ls[i] {
+			j++
+		}
+		if n := j - i; n > 2 && strings.TrimSpace(ls[i]) != "" {
+			out = append(out, fmt.Sprintf("%s (×%d)", ls[i], n))
+		} else {
+			out = append(out, ls[i:j]...)
+		}
+		i = j
+	}
+	return out
+}
+
+// dropMatching removes the lines any of the patterns match.
+func dropMatching(ls []string, noise ...*regexp.Regexp) []string {
+	out := ls[:0:0]
+next:
+	for _, l := range ls {
+		for _, re := range noise {
+			if re.MatchString(l) {
+				continue next
+			}
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// keepStderr returns stderr without the lines the noise patterns match;
+// everything else reaches the user.
+func keepStderr(in Input, noise ...*regexp.Regexp) []byte {
+	return join(dropBlankRuns(dropMatching(lines(in.Stderr), noise...)))
+}
+
+// raw is the pass-through rendering: both streams unchanged.
+func raw(in Input) Output { return Output{Stdout: in.Stdout, Stderr: in.Stderr} }
+
+// plural writes "1 file" / "3 files".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// shortLine caps one very long line (minified code, base64 blobs) and says
+// how many characters were left out.
+func shortLine(l string, max int, in Input) string {
+	if len(l) <= max {
+		return l
+	}
+	cut := max
+	for cut > 0 && !utf8Start(l[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… [%d more chars: %s]", l[:cut], len(l)-cut, in.Recall())
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
