@@ -207,3 +207,32 @@ func stashListing(args []string) bool {
 // HasFlag reports whether args, before any `--`, carry one of flags (see
 // hasFlag). An Unknown word counts as carrying it.
 func HasFlag(args []string, flags ...string) bool { return hasFlag(args, flags) }
+
+// kubectlOutput refuses output formats that are already exactly what the
+// user asked for (jsonpath, templates, names, custom columns): there is
+// nothing to compact without changing them.
+func kubectlOutput(args []string) bool {
+	for i, a := range args {
+		v := ""
+		switch {
+		case a == Unknown:
+			return false
+		case a == "-o" || a == "--output":
+			if i+1 < len(args) {
+				v = args[i+1]
+			}
+		case strings.HasPrefix(a, "--output="):
+			v = strings.TrimPrefix(a, "--output=")
+		case strings.HasPrefix(a, "-o"):
+			v = strings.TrimPrefix(strings.TrimPrefix(a, "-o"), "=")
+		default:
+			continue
+		}
+		for _, f := range []string{"jsonpath", "go-template", "template", "name", "custom-columns", Unknown} {
+			if strings.HasPrefix(v, f) {
+				return false
+			}
+		}
+	}
+	return true
+}

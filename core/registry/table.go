@@ -53,7 +53,7 @@ var table = []Rule{
 
 	// ── files ──────────────────────────────────────────────────────────────
 	{ID: "ls", Program: "ls", Category: Files, Pipe: PipeProducer, Handler: "ls", ReadOnly: yes},
-	{ID: "find", Program: "find", Category: Files, Pipe: PipeProducer, Handler: "find", Accept: noFlag("-print0", "-printf", "-fprintf", "-ls", "-fls"), ReadOnly: noFlag("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0")},
+	{ID: "find", Program: "find", Category: Files, Pipe: PipeProducer, Handler: "find", Accept: noFlag("-print0", "-printf", "-fprintf", "-ls", "-fls", "-exec", "-execdir", "-ok", "-okdir"), ReadOnly: noFlag("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0")},
 	{ID: "grep", Program: "grep", Category: Files, Pipe: PipeFinal, Handler: "grep", Accept: noFlag("-Z", "--null", "-z", "--null-data"), ReadOnly: yes},
 	{ID: "rg", Program: "rg", Category: Files, Pipe: PipeFinal, Handler: "grep", Accept: noFlag("-0", "--null", "--json"), ReadOnly: noFlag("--pre")},
 	{ID: "cat", Program: "cat", Category: Files, Handler: "read", Accept: catPlain, ReadOnly: yes},
@@ -68,7 +68,7 @@ var table = []Rule{
 	{ID: "docker.images", Program: "docker", Sub: subs("images", "image ls", "image list"), Category: Infra, Handler: "docker-images"},
 	{ID: "docker.logs", Program: "docker", Sub: subs("logs", "compose logs"), Category: Infra, Handler: "docker-logs", Accept: noFlag("-f", "--follow")},
 	{ID: "docker.build", Program: "docker", Sub: subs("build", "compose build", "buildx build"), Category: Infra, Handler: "docker-build"},
-	{ID: "kubectl.get", Program: "kubectl", Sub: subs("get"), Category: Infra, Handler: "kubectl-get", Accept: noFlag("-w", "--watch", "--watch-only")},
+	{ID: "kubectl.get", Program: "kubectl", Sub: subs("get"), Category: Infra, Handler: "kubectl-get", Accept: all(noFlag("-w", "--watch", "--watch-only"), kubectlOutput)},
 	{ID: "kubectl.logs", Program: "kubectl", Sub: subs("logs"), Category: Infra, Handler: "kubectl-logs", Accept: noFlag("-f", "--follow")},
 	{ID: "kubectl.describe", Program: "kubectl", Sub: subs("describe"), Category: Infra, Handler: "kubectl-describe"},
 	{ID: "helm", Program: "helm", Sub: subs("list", "ls", "status", "history", "lint"), Category: Infra, Handler: "helm"},
