@@ -110,13 +110,24 @@ type Engine struct {
 func NewEngine(host permission.Host) *Engine {
 	home, _ := os.UserHomeDir()
 	cwd, _ := os.Getwd()
-	env := permission.Env{Getenv: os.Getenv, Home: home, Cwd: cwd}
-	cfg, warn := config.Load(config.Env{Getenv: os.Getenv, Home: home})
+	return New(host, permission.Env{Getenv: os.Getenv, Home: home, Cwd: cwd})
+}
+
+// New returns an Engine for host in env, with the user's config loaded from
+// env; a config warning comes back in every Decision's Warnings.
+func New(host permission.Host, env permission.Env) *Engine {
+	cfg, warn := config.Load(config.Env{Getenv: env.Getenv, Home: env.Home})
 	e := &Engine{Host: host, Env: env, Config: cfg}
 	if warn != "" {
 		e.warnings = append(e.warnings, warn)
 	}
 	return e
+}
+
+// Disabled reports whether getenv says GOTK_DISABLED=1 (or RTK_DISABLED=1):
+// gotk then rewrites nothing.
+func Disabled(getenv func(string) string) bool {
+	return getenv("GOTK_DISABLED") == "1" || getenv("RTK_DISABLED") == "1"
 }
 
 func (e *Engine) init() {
@@ -154,7 +165,7 @@ func (e *Engine) rulesFor(cwd string) *permission.Rules {
 // the engine's environment: gotk then rewrites nothing.
 func (e *Engine) Disabled() bool {
 	e.init()
-	return e.Env.Getenv("GOTK_DISABLED") == "1" || e.Env.Getenv("RTK_DISABLED") == "1"
+	return Disabled(e.Env.Getenv)
 }
 
 // Decide decides one command.

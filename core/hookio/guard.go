@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gotk-dev/gotk/core/config"
 	"github.com/gotk-dev/gotk/core/decision"
 	"github.com/gotk-dev/gotk/core/permission"
 )
@@ -74,13 +73,7 @@ func (g *guard) engine() *decision.Engine {
 		return g.eng
 	}
 	g.gotk = resolveGotk(g.env.LookPath)
-	cfg, warn := config.Load(config.Env{Getenv: g.env.Getenv, Home: g.env.Home})
-	g.diag.warn(warn)
-	g.eng = &decision.Engine{
-		Host:   g.agent.Host,
-		Env:    permission.Env{Getenv: g.env.Getenv, Home: g.env.Home, Cwd: g.env.Cwd},
-		Config: cfg,
-	}
+	g.eng = decision.New(g.agent.Host, permission.Env{Getenv: g.env.Getenv, Home: g.env.Home, Cwd: g.env.Cwd})
 	if g.agent.AbsoluteGotk && g.gotk != "" {
 		g.eng.Prefix = shellQuote(g.gotk)
 	}

@@ -146,8 +146,7 @@ func readInput(r io.Reader) (input []byte, ok bool) {
 // disabled reports GOTK_DISABLED=1 (or RTK_DISABLED=1), as the engine
 // defines it, without loading any configuration.
 func disabled(env Env) bool {
-	e := &decision.Engine{Env: permission.Env{Getenv: env.Getenv}}
-	return e.Disabled()
+	return decision.Disabled(env.Getenv)
 }
 
 // compact returns out as one line; Handle's answers normally are already.
