@@ -1,0 +1,185 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/gotk-dev/gotk/core/registry"
+	"github.com/gotk-dev/gotk/runner/filter"
+	"github.com/gotk-dev/gotk/runner/proc"
+	"github.com/gotk-dev/gotk/runner/store"
+)
+
+// captureLimit bounds what a filtered run holds in memory (both streams
+// plus their interleaved copy). Past it the output is passed through raw:
+// no agent keeps that much anyway.
+const captureLimit = 64 << 20
+
+// Modes of a run, as recorded.
+const (
+	modeFiltered    = "filtered"    // the filter's compact output was printed
+	modeFallback    = "fallback"    // the filter failed or did not shrink it: raw printed
+	modeOverflow    = "overflow"    // past captureLimit: raw passed through
+	modePassthrough = "passthrough" // no rule or no filter: stdio straight through
+	modeRaw         = "raw"         // --raw / GOTK_RAW=1: stdio straight through
+)
+
+// runProgram runs argv (no shell) and returns its exit code.
+//
+// Without a filter (no rule matches, the rule's filter is not written, or
+// --raw) the program gets gotk's own stdio: nothing is captured, so the run
+// is recorded with its exit code and duration but no byte counts (gain
+// counts it as a run that saved nothing). With a filter, both streams are
+// captured, the filter renders them, and whichever of compact or raw is
+// smaller is printed, once.
+func (a *app) runProgram(argv []string, raw bool) int {
+	if len(argv) == 0 {
+		return a.usage("no command given (usage: gotk [--raw] <program> [args…])")
+	}
+	// A closed stdout (`gotk git log | head`) must fail our writes, not
+	// kill gotk before it returns the program's exit code. A handler, not
+	// SIG_IGN, so the program still starts with SIGPIPE at its default.
+	if !signal.Ignored(syscall.SIGPIPE) {
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	}
+	run := store.Run{At: a.now(), Command: commandLine(argv)}
+	m, matched := registry.Classify(argv)
+	var f filter.Filter
+	if matched {
+		run.Rule = m.Rule.ID
+		if !raw {
+			f = a.filter(m.Rule.Handler)
+		}
+	}
+	if f == nil {
+		res, err := proc.Run(argv)
+		if err != nil {
+			return a.startFailed(err)
+		}
+		run.Mode = modePassthrough
+		if raw {
+			run.Mode = modeRaw
+		}
+		run.Exit, run.Duration = res.Exit, res.Duration
+		a.record(run, nil)
+		return res.Exit
+	}
+
+	ran := safeArgs(f, argv, m.Tool)
+	out, res, err := proc.Capture(ran, captureLimit, a.stdout, a.stderr)
+	if err != nil {
+		return a.startFailed(err)
+	}
+	run.Exit, run.Duration = res.Exit, res.Duration
+	run.Measured = true
+	if out.Overflow {
+		run.Mode, run.RawBytes, run.Shown = modeOverflow, out.Total, out.Total
+		a.record(run, nil)
+		return res.Exit
+	}
+
+	// The id is fixed before rendering: the filter prints it in its hints.
+	tracking := !off(a.getenv("GOTK_TRACK"))
+	id := store.NewID()
+	hint := "gotk recall " + id
+	if !tracking {
+		hint = "gotk --raw " + run.Command + " (GOTK_TRACK=0: nothing is kept)"
+	}
+	in := filter.Input{
+		Argv: argv, Tool: m.Tool, RanArgv: ran,
+		Stdout: out.Stdout, Stderr: out.Stderr, Combined: out.Combined,
+		Exit:   res.Exit,
+		Recall: func() string { return hint },
+	}
+	shown, rerr := safeRender(f, in)
+	rawN := int64(len(out.Stdout) + len(out.Stderr))
+	shownN := int64(len(shown.Stdout) + len(shown.Stderr))
+	run.RawBytes = rawN
+	if rerr != nil || shownN >= rawN {
+		// Never worse: a failed or longer rendering prints the raw output.
+		run.Mode, run.Shown = modeFallback, rawN
+		if a.sameFile() {
+			a.stdout.Write(out.Combined)
+		} else {
+			a.stdout.Write(out.Stdout)
+			a.stderr.Write(out.Stderr)
+		}
+		a.record(run, nil)
+		return res.Exit
+	}
+	run.Mode, run.Shown = modeFiltered, shownN
+	a.stdout.Write(shown.Stdout)
+	a.stderr.Write(shown.Stderr)
+	// Every compact run keeps its raw output (within the store's caps), so
+	// whatever the filter left out can be recalled, whether or not it
+	// printed a hint.
+	a.record(run, &store.Kept{ID: id, Raw: out.Combined, Shown: append(shown.Stdout, shown.Stderr...)})
+	return res.Exit
+}
+
+// safeArgs asks the filter for the argv to run; a panicking filter runs
+// the command unchanged.
+func safeArgs(f filter.Filter, argv []string, tool int) (ran []string) {
+	defer func() {
+		if recover() != nil {
+			ran = argv
+		}
+	}()
+	ran = f.Args(argv, tool)
+	if len(ran) == 0 {
+		ran = argv
+	}
+	return ran
+}
+
+// safeRender renders, turning a panic into an error (the raw output is
+// printed instead).
+func safeRender(f filter.Filter, in filter.Input) (out filter.Output, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("filter panicked: %v", r)
+		}
+	}()
+	return f.Render(in)
+}
+
+// startFailed reports a program that could not start, like a shell does.
+func (a *app) startFailed(err error) int {
+	var se *proc.StartError
+	if errors.As(err, &se) {
+		fmt.Fprintf(a.stderr, "gotk: %s: %s\n", se.Program, se.Reason)
+		return se.Code
+	}
+	fmt.Fprintf(a.stderr, "gotk: %v\n", err)
+	return 126
+}
+
+// record stores the run unless GOTK_TRACK=0. A database that cannot be
+// opened or written costs one warning line naming the file; the program's
+// output and exit code are already settled.
+func (a *app) record(run store.Run, kept *store.Kept) {
+	if off(a.getenv("GOTK_TRACK")) {
+		return
+	}
+	path, err := store.DefaultPath(a.getenv)
+	if err != nil {
+		a.warn("%v; this run was not recorded", err)
+		return
+	}
+	run.Project = a.project()
+	s, err := store.Open(path)
+	if err == nil {
+		err = s.Record(run, kept)
+		s.Close()
+	}
+	if err != nil {
+		lost := ""
+		if kept != nil {
+			lost = fmt.Sprintf(" (gotk recall %s will not find it)", kept.ID)
+		}
+		a.warn("%s: %v; this run was not recorded%s", path, err, lost)
+	}
+}

@@ -1,0 +1,38 @@
+// Command gotk runs a command and prints a compact, faithful form of its
+// output: `gotk git status` runs git status, asks the registry (core) which
+// filter renders it, and prints what the filter makes of it, keeping the
+// program's exit code. It also hosts the decision commands the hooks and
+// plugins call (`gotk rewrite`, `gotk explain`) and the reports over what
+// it recorded (`gotk gain`, `gotk recall`).
+//
+// This file is the edge: it wires the process's stdio and environment into
+// the app and exits with its code.
+package main
+
+import (
+	"os"
+	"time"
+
+	"github.com/gotk-dev/gotk/runner/filter"
+)
+
+func main() {
+	os.Exit(Main())
+}
+
+// Main runs gotk with the process's arguments and environment and returns
+// the exit code.
+func Main() int {
+	return newApp().main(os.Args[1:])
+}
+
+func newApp() *app {
+	return &app{
+		stdout: os.Stdout,
+		stderr: os.Stderr,
+		getenv: os.Getenv,
+		getwd:  os.Getwd,
+		now:    time.Now,
+		filter: filter.For,
+	}
+}

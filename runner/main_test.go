@@ -1,0 +1,162 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/gotk-dev/gotk/runner/filter"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"gotk": func() { os.Exit(testMain()) },
+	})
+}
+
+// testMain is gotk's Main, except that GOTK_TEST_FILTER=<name> makes every
+// registry handler use one of testFilters: the runner's capture, fallback
+// and recall paths are then pinned down independently of the real filters
+// (runner/filter), which have their own tests.
+func testMain() int {
+	a := newApp()
+	if name := os.Getenv("GOTK_TEST_FILTER"); name != "" {
+		f, ok := testFilters[name]
+		if !ok {
+			fmt.Fprintf(os.Stderr, "gotk test: unknown GOTK_TEST_FILTER %q\n", name)
+			return 99
+		}
+		a.filter = func(string) filter.Filter { return f }
+	}
+	return a.main(os.Args[1:])
+}
+
+// testFilter is a small filter with a known behaviour.
+type testFilter struct {
+	args   func(argv []string, tool int) []string
+	render func(in filter.Input) (filter.Output, error)
+}
+
+func (f testFilter) Args(argv []string, tool int) []string {
+	if f.args == nil {
+		return argv
+	}
+	return f.args(argv, tool)
+}
+
+func (f testFilter) Render(in filter.Input) (filter.Output, error) { return f.render(in) }
+
+var testFilters = map[string]testFilter{
+	// head: the first 3 lines of stdout, a hint for the rest; stderr as is.
+	"head": {render: func(in filter.Input) (filter.Output, error) {
+		lines := strings.SplitAfter(string(in.Stdout), "\n")
+		if len(lines) > 0 && lines[len(lines)-1] == "" {
+			lines = lines[:len(lines)-1]
+		}
+		var b strings.Builder
+		for _, l := range lines[:min(3, len(lines))] {
+			b.WriteString(l)
+		}
+		if n := len(lines) - 3; n > 0 {
+			fmt.Fprintf(&b, "… %d more lines: %s\n", n, in.Recall())
+		}
+		return filter.Output{Stdout: []byte(b.String()), Stderr: in.Stderr}, nil
+	}},
+	// machine: runs the command with --machine added, and shows argv.
+	"machine": {
+		args: func(argv []string, tool int) []string { return append(append([]string{}, argv...), "--machine") },
+		render: func(in filter.Input) (filter.Output, error) {
+			return filter.Output{Stdout: fmt.Appendf(nil, "ran: %s (exit %d)\n", strings.Join(in.RanArgv, " "), in.Exit)}, nil
+		},
+	},
+	// fail cannot parse anything.
+	"fail": {render: func(filter.Input) (filter.Output, error) { return filter.Output{}, errors.New("cannot parse") }},
+	// panic is a filter bug.
+	"panic": {render: func(filter.Input) (filter.Output, error) { panic("filter bug") }},
+	// grow makes the output longer.
+	"grow": {render: func(in filter.Input) (filter.Output, error) {
+		return filter.Output{Stdout: append(bytes.Repeat([]byte("padding "), 10), in.Stdout...), Stderr: in.Stderr}, nil
+	}},
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata",
+		Setup: func(e *testscript.Env) error {
+			// Fake programs in the scenario's bin/ are executable and come
+			// first on PATH.
+			bin := filepath.Join(e.WorkDir, "bin")
+			if err := os.MkdirAll(bin, 0o755); err != nil {
+				return err
+			}
+			progs, _ := os.ReadDir(bin)
+			for _, p := range progs {
+				if err := os.Chmod(filepath.Join(bin, p.Name()), 0o755); err != nil {
+					return err
+				}
+			}
+			e.Setenv("PATH", bin+string(os.PathListSeparator)+e.Getenv("PATH"))
+			e.Setenv("HOME", filepath.Join(e.WorkDir, "home"))
+			e.Setenv("XDG_DATA_HOME", filepath.Join(e.WorkDir, "data"))
+			e.Setenv("XDG_CONFIG_HOME", filepath.Join(e.WorkDir, "config"))
+			e.Setenv("TZ", "UTC")
+			for _, k := range []string{"GOTK_RAW", "GOTK_TRACK", "GOTK_TEST_FILTER", "GOTK_CONFIG", "GOTK_DISABLED", "CLAUDE_CONFIG_DIR"} {
+				e.Setenv(k, "")
+			}
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exits": cmdExits,
+			"grab":  cmdGrab,
+		},
+	})
+}
+
+// exits CODE program args… runs the program like exec and checks its exit
+// code exactly; stdout and stderr can be checked after.
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits CODE program args…")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: bad code %q", args[0])
+	}
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		got = ee.ExitCode()
+		if got == -1 {
+			ts.Fatalf("exits: %s was killed: %v", args[1], err)
+		}
+	case err != nil:
+		ts.Fatalf("exits: %v", err)
+	}
+	if got != want {
+		ts.Fatalf("exit code %d, want %d", got, want)
+	}
+}
+
+// grab NAME REGEXP sets $NAME to the first group of REGEXP in the last
+// command's stdout (an id gotk printed, say).
+func cmdGrab(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: grab NAME REGEXP")
+	}
+	m := regexp.MustCompile(args[1]).FindStringSubmatch(ts.ReadFile("stdout"))
+	if len(m) < 2 {
+		ts.Fatalf("grab: %q not found in stdout", args[1])
+	}
+	ts.Setenv(args[0], m[1])
+}

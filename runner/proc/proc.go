@@ -1,0 +1,314 @@
+// Package proc runs the program behind `gotk <program> args…`: either with
+// stdio passed straight through (no rule, no filter, --raw), or with both
+// output streams captured for a filter. In both cases the program's own
+// exit code comes back (128+n when signal n ended it), SIGINT, SIGTERM,
+// SIGHUP and SIGQUIT that reach gotk are passed on to the program (except
+// ^C and ^\ from a terminal, which the program got already), and a
+// program that cannot start is reported the way a shell would (127, 126).
+package proc
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mattn/go-isatty"
+)
+
+// StartError says why a program could not start, with the exit code a
+// shell gives in the same case: 127 (not found), 126 (not executable).
+type StartError struct {
+	Program string
+	Reason  string // "command not found", "permission denied", …
+	Code    int
+}
+
+func (e *StartError) Error() string { return e.Program + ": " + e.Reason }
+
+// Result is a finished run.
+type Result struct {
+	Exit     int           // the program's exit code; 128+n for signal n
+	Duration time.Duration // from start to exit
+}
+
+// Run runs argv with gotk's own stdin, stdout and stderr: the program writes
+// to them directly (it keeps its terminal, colours and speed) and gotk never
+// sees the bytes.
+func Run(argv []string) (Result, error) {
+	cmd, err := command(argv)
+	if err != nil {
+		return Result{}, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	return wait(cmd)
+}
+
+// Output is what a captured program wrote.
+type Output struct {
+	Stdout   []byte
+	Stderr   []byte
+	Combined []byte // both streams interleaved in arrival order
+	// Total is how many bytes the program wrote on both streams, including
+	// any passed through after Overflow.
+	Total int64
+	// Overflow is set when the output went past the capture limit: what was
+	// held was written out and the rest passed straight through, so the
+	// buffers above are empty and the output has already been shown.
+	Overflow bool
+}
+
+// Capture runs argv with gotk's stdin and both output streams captured.
+// limit bounds the bytes held in memory (the three buffers together); past
+// it, everything held and everything after is written to stdout and stderr
+// as it arrives. A write error there (a closed pipe) stops the copying of
+// that stream: the program then meets the closed pipe itself, as it would
+// have without gotk.
+func Capture(argv []string, limit int, stdout, stderr io.Writer) (Output, Result, error) {
+	cmd, err := command(argv)
+	if err != nil {
+		return Output{}, Result{}, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return Output{}, Result{}, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return Output{}, Result{}, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, outW, errW
+	c := &collector{limit: limit, w: [2]io.Writer{stdout, stderr}}
+	var wg sync.WaitGroup
+	started := false
+	res, err := startWait(argv[0], cmd, func() {
+		// The child holds its own copies of the write ends now.
+		started = true
+		outW.Close()
+		errW.Close()
+		wg.Add(2)
+		go c.drain(&wg, 0, outR)
+		go c.drain(&wg, 1, errR)
+	})
+	if started {
+		// The program has exited; what it wrote is in the pipes and the
+		// readers reach EOF at once, unless something it started in the
+		// background still holds them open. Don't wait for that.
+		readers := make(chan struct{})
+		go func() { wg.Wait(); close(readers) }()
+		select {
+		case <-readers:
+		case <-time.After(LingerAfterExit):
+			outR.Close()
+			errR.Close()
+			<-readers
+		}
+	} else {
+		outW.Close()
+		errW.Close()
+	}
+	outR.Close()
+	errR.Close()
+	if err != nil {
+		return Output{}, Result{}, err
+	}
+	return Output{Stdout: c.buf[0], Stderr: c.buf[1], Combined: c.comb, Total: c.total, Overflow: c.overflow}, res, nil
+}
+
+// collector gathers both streams in arrival order.
+type collector struct {
+	mu       sync.Mutex
+	limit    int
+	held     int
+	buf      [2][]byte
+	comb     []byte
+	total    int64
+	overflow bool
+	w        [2]io.Writer
+	broken   [2]bool
+}
+
+func (c *collector) drain(wg *sync.WaitGroup, stream int, r io.Reader) {
+	defer wg.Done()
+	p := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(p)
+		if n > 0 && !c.add(stream, p[:n]) {
+			return // the reader is closed by Capture: the program sees EPIPE
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// add keeps p, or passes it through once past the limit. It reports false
+// when the stream's destination is broken.
+func (c *collector) add(stream int, p []byte) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.total += int64(len(p))
+	if !c.overflow && c.held+2*len(p) > c.limit {
+		c.overflow = true
+		c.write(0, c.buf[0])
+		c.write(1, c.buf[1])
+		c.buf[0], c.buf[1], c.comb = nil, nil, nil
+	}
+	if c.overflow {
+		c.write(stream, p)
+		return !c.broken[stream]
+	}
+	c.held += 2 * len(p)
+	c.buf[stream] = append(c.buf[stream], p...)
+	c.comb = append(c.comb, p...)
+	return true
+}
+
+func (c *collector) write(stream int, p []byte) {
+	if len(p) == 0 || c.broken[stream] {
+		return
+	}
+	if _, err := c.w[stream].Write(p); err != nil {
+		c.broken[stream] = true
+	}
+}
+
+// command resolves argv[0] like a shell would, and reports failures the
+// way a shell does.
+func command(argv []string) (*exec.Cmd, error) {
+	if len(argv) == 0 || argv[0] == "" {
+		return nil, &StartError{Program: "''", Reason: "command not found", Code: 127}
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	if cmd.Err != nil {
+		if errors.Is(cmd.Err, exec.ErrDot) {
+			// A PATH entry like "." found it; a shell would run it.
+			cmd.Err = nil
+		} else {
+			return nil, startError(argv[0], cmd.Err)
+		}
+	}
+	if strings.ContainsRune(argv[0], os.PathSeparator) || strings.Contains(argv[0], "/") {
+		if fi, err := os.Stat(argv[0]); err != nil {
+			return nil, startError(argv[0], err)
+		} else if fi.IsDir() {
+			return nil, &StartError{Program: argv[0], Reason: "is a directory", Code: 126}
+		}
+	}
+	return cmd, nil
+}
+
+func startError(prog string, err error) error {
+	switch {
+	case errors.Is(err, exec.ErrNotFound):
+		return &StartError{Program: prog, Reason: "command not found", Code: 127}
+	case errors.Is(err, fs.ErrNotExist):
+		return &StartError{Program: prog, Reason: "no such file or directory", Code: 127}
+	case errors.Is(err, fs.ErrPermission):
+		return &StartError{Program: prog, Reason: "permission denied", Code: 126}
+	}
+	return &StartError{Program: prog, Reason: err.Error(), Code: 126}
+}
+
+func wait(cmd *exec.Cmd) (Result, error) {
+	return startWait(cmd.Args[0], cmd, nil)
+}
+
+// LingerAfterExit is how long Capture keeps reading after the program
+// exited while a background process it started still holds its output open.
+var LingerAfterExit = 500 * time.Millisecond
+
+// forwarded are the signals gotk passes on to the program instead of dying
+// of them itself. A signal gotk was started with ignored (a background job
+// ignores SIGINT) stays ignored, for gotk and for the program.
+var forwarded = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
+
+// fromTerminal reports whether s is a keyboard signal (^C, ^\) that the
+// program already received from the terminal: the program shares gotk's
+// process group, so with a terminal on stdin both got it.
+func fromTerminal(s os.Signal) bool {
+	if s != os.Interrupt && s != syscall.SIGQUIT {
+		return false
+	}
+	return isatty.IsTerminal(os.Stdin.Fd())
+}
+
+// startWait starts cmd, calls started once it runs, forwards signals until
+// the program exits, and decodes the exit status.
+func startWait(prog string, cmd *exec.Cmd, started func()) (Result, error) {
+	sigs := make(chan os.Signal, 4)
+	for _, s := range forwarded {
+		if !signal.Ignored(s) {
+			signal.Notify(sigs, s)
+		}
+	}
+	defer signal.Stop(sigs)
+	t0 := time.Now()
+	if err := start(cmd); err != nil {
+		return Result{}, startError(prog, err)
+	}
+	if started != nil {
+		started()
+	}
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case s := <-sigs:
+				if fromTerminal(s) {
+					// The terminal sent it to the whole foreground group, the
+					// program included; a second one would mean "force quit"
+					// to many tools (terraform, npm, go test).
+					continue
+				}
+				cmd.Process.Signal(s)
+			case <-done:
+				return
+			}
+		}
+	}()
+	err := cmd.Wait()
+	close(done)
+	res := Result{Duration: time.Since(t0)}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		res.Exit = exitCode(ee.ProcessState)
+	default:
+		return res, err
+	}
+	return res, nil
+}
+
+// start starts cmd. "text file busy" means a script that was just written
+// is still open for writing in some process (often a fork that has not
+// reached exec yet): it clears within milliseconds, so try again briefly.
+func start(cmd *exec.Cmd) error {
+	err := cmd.Start()
+	for wait := 5 * time.Millisecond; err != nil && errors.Is(err, syscall.ETXTBSY) && wait < 200*time.Millisecond; wait *= 2 {
+		time.Sleep(wait)
+		retry := exec.Command(cmd.Path, cmd.Args[1:]...)
+		retry.Args[0] = cmd.Args[0]
+		retry.Stdin, retry.Stdout, retry.Stderr = cmd.Stdin, cmd.Stdout, cmd.Stderr
+		*cmd = *retry
+		err = cmd.Start()
+	}
+	return err
+}
+
+// exitCode is the program's exit status as a shell reports it.
+func exitCode(ps *os.ProcessState) int {
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
+}

@@ -1,0 +1,89 @@
+package proc
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestCaptureStreams(t *testing.T) {
+	var out, errw bytes.Buffer
+	o, res, err := Capture([]string{"sh", "-c", "echo a; sleep 0.02; echo b >&2; sleep 0.02; echo c; exit 3"}, 1<<20, &out, &errw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Exit != 3 || string(o.Stdout) != "a\nc\n" || string(o.Stderr) != "b\n" || string(o.Combined) != "a\nb\nc\n" || o.Total != 6 || o.Overflow {
+		t.Fatalf("got exit %d, %+v", res.Exit, o)
+	}
+	if out.Len()+errw.Len() != 0 {
+		t.Fatalf("captured output was written: %q %q", out.String(), errw.String())
+	}
+}
+
+// Past the limit, what was held and everything after is written through,
+// each byte exactly once.
+func TestCaptureOverflow(t *testing.T) {
+	var out, errw bytes.Buffer
+	o, res, err := Capture([]string{"sh", "-c", "i=0; while [ $i -lt 2000 ]; do echo line $i; i=$((i+1)); done; echo oops >&2"}, 4096, &out, &errw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !o.Overflow || o.Stdout != nil || o.Combined != nil || res.Exit != 0 {
+		t.Fatalf("overflow %v, held %d", o.Overflow, len(o.Stdout))
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 2000 || lines[0] != "line 0" || lines[1999] != "line 1999" || errw.String() != "oops\n" {
+		t.Fatalf("passed through %d lines (%q … %q), stderr %q", len(lines), lines[0], lines[len(lines)-1], errw.String())
+	}
+	if o.Total != int64(out.Len()+errw.Len()) {
+		t.Fatalf("total %d, written %d", o.Total, out.Len()+errw.Len())
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		script string
+		want   int
+	}{
+		{"exit 0", 0}, {"exit 1", 1}, {"exit 42", 42}, {"kill -INT $$", 130}, {"kill -TERM $$", 143},
+	} {
+		res, err := Run([]string{"sh", "-c", tc.script})
+		if err != nil || res.Exit != tc.want {
+			t.Errorf("%s: exit %d, %v; want %d", tc.script, res.Exit, err, tc.want)
+		}
+	}
+}
+
+func TestStartErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		prog, reason string
+		code         int
+	}{
+		{"gotk-no-such-program", "command not found", 127},
+		{dir + "/missing", "no such file or directory", 127},
+		{dir, "is a directory", 126},
+	} {
+		_, err := Run([]string{tc.prog})
+		var se *StartError
+		if !errors.As(err, &se) || se.Reason != tc.reason || se.Code != tc.code || se.Program != tc.prog {
+			t.Errorf("%s: %v", tc.prog, err)
+		}
+	}
+}
+
+// A background process that keeps the output pipe open does not hold
+// gotk past the program's own exit.
+func TestBackgroundHolder(t *testing.T) {
+	var out, errw bytes.Buffer
+	t0 := time.Now()
+	o, res, err := Capture([]string{"sh", "-c", "echo started; sleep 5 & exit 0"}, 1<<20, &out, &errw)
+	if err != nil || res.Exit != 0 || string(o.Stdout) != "started\n" {
+		t.Fatalf("%v %d %q", err, res.Exit, o.Stdout)
+	}
+	if d := time.Since(t0); d > 3*time.Second {
+		t.Fatalf("waited %v for a background holder", d)
+	}
+}
