@@ -2,7 +2,6 @@ package filter
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -16,15 +15,15 @@ type cargoTest struct{ same }
 type cargoBuild struct{ same }
 
 var (
-	cargoChatter = regexp.MustCompile(`^\s+(Compiling|Checking|Downloaded|Downloading|Updating|Locking|Adding|Removing|Blocking|Fresh|Documenting|Packaging|Verifying|Archiving|Unpacking|Scraping)\s`)
-	cargoRunning = regexp.MustCompile(`^\s+(Running|Doc-tests)\s`)
-	cargoDone    = regexp.MustCompile(`^\s+Finished\s`)
+	cargoChatter = lazy(`^\s+(Compiling|Checking|Downloaded|Downloading|Updating|Locking|Adding|Removing|Blocking|Fresh|Documenting|Packaging|Verifying|Archiving|Unpacking|Scraping)\s`)
+	cargoRunning = lazy(`^\s+(Running|Doc-tests)\s`)
+	cargoDone    = lazy(`^\s+Finished\s`)
 	// rustcBoiler are the lint explanations rustc repeats under every
 	// first warning of a kind; the diagnostic itself stays.
-	rustcBoiler = regexp.MustCompile("^\\s*= (help: for further information visit https://|note: `#\\[(warn|deny)\\(.*\\)\\]` .*(on by default|implied by))")
-	testResult  = regexp.MustCompile(`^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out`)
-	testLine    = regexp.MustCompile(`^test (.+) \.\.\. (ok|ignored|FAILED)`)
-	runningN    = regexp.MustCompile(`^running \d+ tests?$`)
+	rustcBoiler = lazy("^\\s*= (help: for further information visit https://|note: `#\\[(warn|deny)\\(.*\\)\\]` .*(on by default|implied by))")
+	testResult  = lazy(`^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out`)
+	testLine    = lazy(`^test (.+) \.\.\. (ok|ignored|FAILED)`)
+	runningN    = lazy(`^running \d+ tests?$`)
 )
 
 // Render keeps diagnostics and drops the chatter around them.
@@ -99,7 +98,7 @@ func (cargoTest) Render(in Input) (Output, error) {
 
 // rustStdFrame is the location line of a backtrace frame in Rust's own
 // standard library (core, alloc, std), under /rustc/<commit>/library.
-var rustStdFrame = regexp.MustCompile(`^\s+at /rustc/[0-9a-f]+/library/`)
+var rustStdFrame = lazy(`^\s+at /rustc/[0-9a-f]+/library/`)
 
 // foldRustFrames drops backtrace frames located in Rust's standard library
 // (the frame line and its location), keeping the panic message and every
@@ -144,4 +143,4 @@ func foldRustFrames(ls []string, in Input) []string {
 	return out
 }
 
-var rustFrameNum = regexp.MustCompile(`^\s+\d+: `)
+var rustFrameNum = lazy(`^\s+\d+: `)

@@ -3,7 +3,6 @@ package filter
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -37,7 +36,7 @@ func (diffFilter) Render(in Input) (Output, error) {
 	return gitDiff{}.Render(in)
 }
 
-var hunkRe = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$`)
+var hunkRe = lazy(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$`)
 
 // looksLikeDiff reports whether out holds a unified diff.
 func looksLikeDiff(out []byte) bool {

@@ -3,7 +3,6 @@ package filter
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -12,7 +11,7 @@ import (
 // capped when very long.
 type ls struct{ same }
 
-var lsLong = regexp.MustCompile(`^([-dlcbps][-rwxsStTl@+.]{9,10})\s+(\d+)\s+(\S+)\s+(\S+)\s+(.*)$`)
+var lsLong = lazy(`^([-dlcbps][-rwxsStTl@+.]{9,10})\s+(\d+)\s+(\S+)\s+(\S+)\s+(.*)$`)
 
 // Render compacts the listing without losing an entry.
 func (ls) Render(in Input) (Output, error) {

@@ -1,7 +1,6 @@
 package filter
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -11,8 +10,8 @@ import (
 // keeping every line that reports a problem.
 type lineFilter struct {
 	same
-	noise []*regexp.Regexp // lines dropped from both streams
-	max   int              // stdout lines kept before capping (0: no cap)
+	noise []*lazyRegexp // lines dropped from both streams
+	max   int           // stdout lines kept before capping (0: no cap)
 }
 
 // Render applies the noise list, folding and the cap to stdout, and the
@@ -27,12 +26,12 @@ func (f lineFilter) Render(in Input) (Output, error) {
 
 // problem matches lines that report an error, a failure or a location; the
 // generic caps never drop them.
-var problem = regexp.MustCompile(`(?i)\b(error|errors|fail|failed|failure|fatal|panic|exception|traceback|denied|not found|cannot|unable|undefined|warning)\b|^[\w./\-]+\.\w+:\d+(:\d+)?[: ]`)
+var problem = lazy(`(?i)\b(error|errors|fail|failed|failure|fatal|panic|exception|traceback|denied|not found|cannot|unable|undefined|warning)\b|^[\w./\-]+\.\w+:\d+(:\d+)?[: ]`)
 
 // capKeeping caps ls at about max lines: the first 2/3 of max and the last
 // 1/3 survive, and so does every line keep matches (with the line after
 // it, which often carries the detail); each gap says what it left out.
-func capKeeping(ls []string, max int, keep *regexp.Regexp, in Input) []string {
+func capKeeping(ls []string, max int, keep *lazyRegexp, in Input) []string {
 	if len(ls) <= max {
 		return ls
 	}
@@ -67,42 +66,42 @@ func capKeeping(ls []string, max int, keep *regexp.Regexp, in Input) []string {
 // Noise lists. Each pattern names a kind of line that carries no meaning
 // for the model: progress, download and compile chatter, banners.
 var (
-	makeNoise = []*regexp.Regexp{
-		regexp.MustCompile(`^make(\[\d+\])?: (Entering|Leaving) directory `),
-		regexp.MustCompile(`^make(\[\d+\])?: Nothing to be done for `),
+	makeNoise = []*lazyRegexp{
+		lazy(`^make(\[\d+\])?: (Entering|Leaving) directory `),
+		lazy(`^make(\[\d+\])?: Nothing to be done for `),
 	}
-	dotnetNoise = []*regexp.Regexp{
-		regexp.MustCompile(`^\s*Determining projects to restore`),
-		regexp.MustCompile(`^\s*All projects are up-to-date for restore`),
-		regexp.MustCompile(`^\s*Restored .* \(in [\d.]+ m?s\)\.?$`),
-		regexp.MustCompile(`^MSBuild version `),
-		regexp.MustCompile(`^Welcome to \.NET`),
+	dotnetNoise = []*lazyRegexp{
+		lazy(`^\s*Determining projects to restore`),
+		lazy(`^\s*All projects are up-to-date for restore`),
+		lazy(`^\s*Restored .* \(in [\d.]+ m?s\)\.?$`),
+		lazy(`^MSBuild version `),
+		lazy(`^Welcome to \.NET`),
 	}
-	nextNoise = []*regexp.Regexp{
-		regexp.MustCompile(`^\s*[▲⚠]?\s*Next\.js \d`),
-		regexp.MustCompile(`^\s*- Environments?: `),
-		regexp.MustCompile(`^\s*Creating an optimized production build`),
-		regexp.MustCompile(`^\s*(✓ )?Collecting page data`),
-		regexp.MustCompile(`^\s*(✓ )?Generating static pages \(\d+/\d+\)\s*$`),
-		regexp.MustCompile(`^\s*(✓ )?Finalizing page optimization`),
-		regexp.MustCompile(`^\s*(✓ )?Collecting build traces`),
-		regexp.MustCompile(`^\s*(✓ )?Linting and checking validity of types`),
-		regexp.MustCompile(`^\s*Attention: Next\.js now collects`),
-		regexp.MustCompile(`^\s*This information is used to shape`),
-		regexp.MustCompile(`^\s*You can learn more, including how to opt-out`),
-		regexp.MustCompile(`^\s*https://nextjs\.org/telemetry`),
+	nextNoise = []*lazyRegexp{
+		lazy(`^\s*[▲⚠]?\s*Next\.js \d`),
+		lazy(`^\s*- Environments?: `),
+		lazy(`^\s*Creating an optimized production build`),
+		lazy(`^\s*(✓ )?Collecting page data`),
+		lazy(`^\s*(✓ )?Generating static pages \(\d+/\d+\)\s*$`),
+		lazy(`^\s*(✓ )?Finalizing page optimization`),
+		lazy(`^\s*(✓ )?Collecting build traces`),
+		lazy(`^\s*(✓ )?Linting and checking validity of types`),
+		lazy(`^\s*Attention: Next\.js now collects`),
+		lazy(`^\s*This information is used to shape`),
+		lazy(`^\s*You can learn more, including how to opt-out`),
+		lazy(`^\s*https://nextjs\.org/telemetry`),
 	}
-	gitProgress = []*regexp.Regexp{
-		regexp.MustCompile(`^(remote: )?(Enumerating|Counting|Compressing|Writing|Receiving|Resolving|Unpacking|Finding sources|Checking connectivity|Updating files)( objects| deltas| sources| connectivity| files)?:`),
-		regexp.MustCompile(`^(remote: )?Total \d+ \(delta \d+\)`),
-		regexp.MustCompile(`^Delta compression using up to \d+ threads`),
-		regexp.MustCompile(`^remote: *$`),
+	gitProgress = []*lazyRegexp{
+		lazy(`^(remote: )?(Enumerating|Counting|Compressing|Writing|Receiving|Resolving|Unpacking|Finding sources|Checking connectivity|Updating files)( objects| deltas| sources| connectivity| files)?:`),
+		lazy(`^(remote: )?Total \d+ \(delta \d+\)`),
+		lazy(`^Delta compression using up to \d+ threads`),
+		lazy(`^remote: *$`),
 	}
 	// gitHints are the "(use "git add <file>..." to …)" advice lines of
 	// git's long formats.
-	gitHints      = regexp.MustCompile(`^\s*\(use "git [^"]*"( or "git [^"]*")?( to [^)]*)?\)$`)
-	prettierNoise = []*regexp.Regexp{
-		regexp.MustCompile(`^Checking formatting\.\.\.$`),
+	gitHints      = lazy(`^\s*\(use "git [^"]*"( or "git [^"]*")?( to [^)]*)?\)$`)
+	prettierNoise = []*lazyRegexp{
+		lazy(`^Checking formatting\.\.\.$`),
 	}
 )
 

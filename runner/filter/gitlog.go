@@ -3,7 +3,6 @@ package filter
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -99,7 +98,7 @@ func (gitLog) Render(in Input) (Output, error) {
 // branch, the other local ones, and remote ones grouped by remote.
 type gitBranch struct{ same }
 
-var branchLineRe = regexp.MustCompile(`^[* +] \S`)
+var branchLineRe = lazy(`^[* +] \S`)
 
 // Render compacts a plain listing; anything else (-v, creating or deleting
 // a branch) is kept as it is.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -15,8 +14,8 @@ import (
 type goTest struct{}
 
 // goNoise is go's module download chatter.
-var goNoise = []*regexp.Regexp{
-	regexp.MustCompile(`^go: (downloading|finding|extracting) \S+ v`),
+var goNoise = []*lazyRegexp{
+	lazy(`^go: (downloading|finding|extracting) \S+ v`),
 }
 
 // goFlag reports whether the user set one of go's flags (go accepts -x,
@@ -58,7 +57,7 @@ type testEvent struct {
 }
 
 // testFraming are test2json's own framing lines, noise in every rendering.
-var testFraming = regexp.MustCompile(`^\s*=== (RUN|PAUSE|CONT|NAME)\s`)
+var testFraming = lazy(`^\s*=== (RUN|PAUSE|CONT|NAME)\s`)
 
 // Render prints failures verbatim and counts the rest.
 func (goTest) Render(in Input) (Output, error) {
@@ -199,7 +198,7 @@ func goTestSummary(passed, failed, skipped, pkgs, pkgFailed, noTests int) string
 
 // goFrame matches the file line of a stack frame inside Go's own runtime
 // and testing packages (GOROOT/src/runtime, GOROOT/src/testing).
-var goFrame = regexp.MustCompile(`^\s+\S*/src/(runtime|testing)/\S+\.go:\d+`)
+var goFrame = lazy(`^\s+\S*/src/(runtime|testing)/\S+\.go:\d+`)
 
 // foldGoFrames drops the frames of a goroutine trace that sit in Go's
 // runtime and testing packages (function line and file line), leaving the

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 )
 
@@ -137,7 +136,7 @@ func orNone(s string) string {
 // capped keeping every error and warning line.
 type logs struct{ same }
 
-var logStamp = regexp.MustCompile(`^\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?\s*|^\[?\d\d:\d\d:\d\d(?:[.,]\d+)?\]?\s*|^\w{3} \d\d \d\d:\d\d:\d\d\s*|^\d{2}/\w{3}/\d{4}:\d\d:\d\d:\d\d [+-]\d{4}\s*`)
+var logStamp = lazy(`^\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?\s*|^\[?\d\d:\d\d:\d\d(?:[.,]\d+)?\]?\s*|^\w{3} \d\d \d\d:\d\d:\d\d\s*|^\d{2}/\w{3}/\d{4}:\d\d:\d\d:\d\d [+-]\d{4}\s*`)
 
 // Render folds repeats and caps.
 func (logs) Render(in Input) (Output, error) {
@@ -183,9 +182,9 @@ func foldLogs(ll []string, in Input) []string {
 	return out
 }
 
-var digits = regexp.MustCompile(`\d+`)
+var digits = lazy(`\d+`)
 
-var embeddedStamp = regexp.MustCompile(`\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?|\d{2}/\w{3}/\d{4}:\d\d:\d\d:\d\d [+-]\d{4}`)
+var embeddedStamp = lazy(`\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?|\d{2}/\w{3}/\d{4}:\d\d:\d\d:\d\d [+-]\d{4}`)
 
 func stampOf(l string) string {
 	if m := embeddedStamp.FindString(l); m != "" {
@@ -203,13 +202,13 @@ func stampOf(l string) string {
 type dockerBuild struct{ same }
 
 var (
-	bkLine    = regexp.MustCompile(`^#(\d+) (.*)$`)
-	bkOutcome = regexp.MustCompile(`^(DONE [\d.]+s|CACHED|ERROR.*|CANCELED.*)$`)
-	bkChatter = regexp.MustCompile(`^(transferring |sha256:|extracting sha256:|resolve |exporting layers|writing image|naming to|unpacking to|exporting manifest|exporting config|exporting attestation|[\d.]+ )`)
-	legacy    = []*regexp.Regexp{
-		regexp.MustCompile(`^ ---> `),
-		regexp.MustCompile(`^Removing intermediate container `),
-		regexp.MustCompile(`^Sending build context to Docker daemon`),
+	bkLine    = lazy(`^#(\d+) (.*)$`)
+	bkOutcome = lazy(`^(DONE [\d.]+s|CACHED|ERROR.*|CANCELED.*)$`)
+	bkChatter = lazy(`^(transferring |sha256:|extracting sha256:|resolve |exporting layers|writing image|naming to|unpacking to|exporting manifest|exporting config|exporting attestation|[\d.]+ )`)
+	legacy    = []*lazyRegexp{
+		lazy(`^ ---> `),
+		lazy(`^Removing intermediate container `),
+		lazy(`^Sending build context to Docker daemon`),
 	}
 )
 
@@ -309,8 +308,8 @@ func (dockerBuild) Render(in Input) (Output, error) {
 type kubectlGet struct{ same }
 
 var (
-	yamlManaged     = regexp.MustCompile(`^(\s*)managedFields:\s*$`)
-	yamlLastApplied = regexp.MustCompile(`^(\s*)kubectl\.kubernetes\.io/last-applied-configuration:`)
+	yamlManaged     = lazy(`^(\s*)managedFields:\s*$`)
+	yamlLastApplied = lazy(`^(\s*)kubectl\.kubernetes\.io/last-applied-configuration:`)
 )
 
 // Render picks by output format.
@@ -419,7 +418,7 @@ func dropJSONNoise(b []byte) ([]byte, int, error) {
 // (`<none>`, blank values) and with repeated events folded.
 type kubectlDescribe struct{ same }
 
-var describeEmpty = regexp.MustCompile(`^\s*[\w .\-/]+:\s+(<none>|<unset>)?\s*$`)
+var describeEmpty = lazy(`^\s*[\w .\-/]+:\s+(<none>|<unset>)?\s*$`)
 
 // Render drops empty fields; sections with content keep every line.
 func (kubectlDescribe) Render(in Input) (Output, error) {
@@ -441,7 +440,7 @@ func (kubectlDescribe) Render(in Input) (Output, error) {
 }
 
 // collapseKV collapses the alignment padding after "Key:".
-var kvPad = regexp.MustCompile(`^(\s*[\w.\-/ ]+:)\s{2,}`)
+var kvPad = lazy(`^(\s*[\w.\-/ ]+:)\s{2,}`)
 
 func collapseKV(l string) string { return kvPad.ReplaceAllString(l, "$1 ") }
 
@@ -451,17 +450,17 @@ func collapseKV(l string) string { return kvPad.ReplaceAllString(l, "$1 ") }
 type terraformPlan struct{ same }
 
 var (
-	tfNoise = []*regexp.Regexp{
-		regexp.MustCompile(`: (Refreshing state|Reading|Read complete after)\b`),
-		regexp.MustCompile(`^Terraform used the selected providers to generate the following execution`),
-		regexp.MustCompile(`^plan\. Resource actions are indicated with the following symbols:$`),
-		regexp.MustCompile(`^\s+[+~-]/?[+~-]? (create|destroy|update in-place|read \(data resources\)|destroy and then create replacement|create replacement and then destroy)$`),
-		regexp.MustCompile(`^Terraform will perform the following actions:$`),
-		regexp.MustCompile(`^─+$`),
-		regexp.MustCompile(`^Note: You didn't use the -out option`),
-		regexp.MustCompile(`^guarantee to take exactly these actions if you run "terraform apply" now\.$`),
+	tfNoise = []*lazyRegexp{
+		lazy(`: (Refreshing state|Reading|Read complete after)\b`),
+		lazy(`^Terraform used the selected providers to generate the following execution`),
+		lazy(`^plan\. Resource actions are indicated with the following symbols:$`),
+		lazy(`^\s+[+~-]/?[+~-]? (create|destroy|update in-place|read \(data resources\)|destroy and then create replacement|create replacement and then destroy)$`),
+		lazy(`^Terraform will perform the following actions:$`),
+		lazy(`^─+$`),
+		lazy(`^Note: You didn't use the -out option`),
+		lazy(`^guarantee to take exactly these actions if you run "terraform apply" now\.$`),
 	}
-	tfKnownAfter = regexp.MustCompile(`^\s+[+~] [\w"\-.\[\]]+\s+= \(known after apply\)$`)
+	tfKnownAfter = lazy(`^\s+[+~] [\w"\-.\[\]]+\s+= \(known after apply\)$`)
 )
 
 // Render drops the noise and counts the unknowns.

@@ -1,7 +1,6 @@
 package filter
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -10,13 +9,13 @@ import (
 // filter drops the passing lines and the banners, nothing else: failures,
 // frames and the runner's own totals stay verbatim. Jest writes all of
 // this to stderr, so the same list applies to both streams.
-var jsTestNoise = []*regexp.Regexp{
-	regexp.MustCompile(`^\s*(✓|√|✔)\s`),                           // a passing test or file
-	regexp.MustCompile(`^\s*PASS\s+\S`),                           // jest: a passing file
-	regexp.MustCompile(`^\s*RUN\s+v\d`),                           // vitest banner
-	regexp.MustCompile(`^\s*Running \d+ tests? using \d+ worker`), // playwright banner
-	regexp.MustCompile(`^\s*Start at\s`),
-	regexp.MustCompile(`^\s*Determining test suites to run`),
+var jsTestNoise = []*lazyRegexp{
+	lazy(`^\s*(✓|√|✔)\s`),                           // a passing test or file
+	lazy(`^\s*PASS\s+\S`),                           // jest: a passing file
+	lazy(`^\s*RUN\s+v\d`),                           // vitest banner
+	lazy(`^\s*Running \d+ tests? using \d+ worker`), // playwright banner
+	lazy(`^\s*Start at\s`),
+	lazy(`^\s*Determining test suites to run`),
 }
 
 // jsTest renders vitest, jest and playwright: the noise list on both
@@ -27,9 +26,9 @@ type jsTest struct{ same }
 // codeFrame matches a line of a code frame: `  10 | src`, `> 12 | src`,
 // vitest's `   10| src`, and the caret line `     |    ^`.
 var (
-	codeFrame     = regexp.MustCompile(`^\s*(>\s*)?\d+\s?\|`)
-	codeFrameMark = regexp.MustCompile(`^\s*>\s*\d+\s?\|`)
-	codeCaret     = regexp.MustCompile(`^\s*\|\s*\^+\s*$`)
+	codeFrame     = lazy(`^\s*(>\s*)?\d+\s?\|`)
+	codeFrameMark = lazy(`^\s*>\s*\d+\s?\|`)
+	codeCaret     = lazy(`^\s*\|\s*\^+\s*$`)
 )
 
 // Render applies the cuts to both streams; only stdout is capped.
@@ -84,9 +83,9 @@ func trimFrames(ls []string) []string {
 // ruleRun matches a run of a decoration character long enough to be a
 // rule ("=====", "⎯⎯⎯⎯⎯", "_____").
 var (
-	ruleRun    = regexp.MustCompile(`={4,}|_{4,}|⎯{4,}|─{4,}|━{4,}`)
-	ruleStart  = regexp.MustCompile(`^\s*(={4,}|_{4,}|⎯{4,}|─{4,}|━{4,})`)
-	spacedRule = regexp.MustCompile(`^(_ ){4,}_?\s*$`)
+	ruleRun    = lazy(`={4,}|_{4,}|⎯{4,}|─{4,}|━{4,}`)
+	ruleStart  = lazy(`^\s*(={4,}|_{4,}|⎯{4,}|─{4,}|━{4,})`)
+	spacedRule = lazy(`^(_ ){4,}_?\s*$`)
 )
 
 // trimRules shortens decorative rules in section headings to three
@@ -114,10 +113,10 @@ func trimRules(ls []string) []string {
 type pytest struct{ same }
 
 var (
-	pyHeader   = regexp.MustCompile(`^(=+ test session starts =+|platform \S+ -- Python|cachedir: |rootdir: |configfile: |plugins: |collecting \.\.\.|collected \d+ items?)`)
-	pyProgress = regexp.MustCompile(`^\S+\.py [.sxXfFEs]+\s*(\[\s*\d+%\])?$`)
-	pyVerbose  = regexp.MustCompile(`^\S+::\S.* (PASSED|SKIPPED|XFAIL|XPASS)\s*(\[\s*\d+%\])?$`)
-	pyClosing  = regexp.MustCompile(`^=+ (.*\d+ (passed|failed|error|errors|skipped|deselected|xfailed|xpassed|warnings?).* in [\d.]+s.*) =+$`)
+	pyHeader   = lazy(`^(=+ test session starts =+|platform \S+ -- Python|cachedir: |rootdir: |configfile: |plugins: |collecting \.\.\.|collected \d+ items?)`)
+	pyProgress = lazy(`^\S+\.py [.sxXfFEs]+\s*(\[\s*\d+%\])?$`)
+	pyVerbose  = lazy(`^\S+::\S.* (PASSED|SKIPPED|XFAIL|XPASS)\s*(\[\s*\d+%\])?$`)
+	pyClosing  = lazy(`^=+ (.*\d+ (passed|failed|error|errors|skipped|deselected|xfailed|xpassed|warnings?).* in [\d.]+s.*) =+$`)
 )
 
 // Render keeps every failure line.

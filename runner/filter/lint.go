@@ -2,7 +2,6 @@ package filter
 
 import (
 	"errors"
-	"regexp"
 	"strings"
 )
 
@@ -14,7 +13,7 @@ import (
 type eslint struct{ same }
 
 var (
-	eslintMsg = regexp.MustCompile(`^\s+(\d+:\d+)\s+(error|warning)\s+(.*?)(?:\s{2,}(\S+))?\s*$`)
+	eslintMsg = lazy(`^\s+(\d+:\d+)\s+(error|warning)\s+(.*?)(?:\s{2,}(\S+))?\s*$`)
 	// eslintOwnFormat: the user asked for another formatter.
 	eslintOwnFormat = []string{"-f", "--format", "-o", "--output-file"}
 )
@@ -68,8 +67,8 @@ func (eslint) Render(in Input) (Output, error) {
 type biome struct{ same }
 
 var (
-	biomeFrame = regexp.MustCompile(`^\s*(>\s*)?\d*\s*\d*\s*│`)
-	biomeRule  = regexp.MustCompile(`\s*━+\s*$`)
+	biomeFrame = lazy(`^\s*(>\s*)?\d*\s*\d*\s*│`)
+	biomeRule  = lazy(`\s*━+\s*$`)
 )
 
 // Render drops frames and rule decorations.
@@ -109,8 +108,8 @@ func (ruff) Render(in Input) (Output, error) {
 type golangciLint struct{ same }
 
 var (
-	lintIssue = regexp.MustCompile(`^\S+\.go:\d+(:\d+)?: `)
-	lintCaret = regexp.MustCompile(`^\s*\^\s*$`)
+	lintIssue = lazy(`^\S+\.go:\d+(:\d+)?: `)
+	lintCaret = lazy(`^\s*\^\s*$`)
 )
 
 // Render keeps issue lines and the summary.

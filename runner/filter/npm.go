@@ -2,7 +2,6 @@ package filter
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -15,19 +14,19 @@ import (
 // renders the rest.
 type npmRun struct{ same }
 
-var npmNoise = []*regexp.Regexp{
-	regexp.MustCompile(`^\d+ packages? (is|are) looking for funding$`),
-	regexp.MustCompile("^\\s*run `npm fund` for details$"),
-	regexp.MustCompile(`^npm notice`),
-	regexp.MustCompile(`^npm (error|ERR!)\s*$`),
-	regexp.MustCompile(`^npm (warn|WARN) install-scripts\s*$`),
-	regexp.MustCompile(`^(Progress: resolved|Packages: \+|\++$|Done in [\d.]+m?s)`), // pnpm progress
-	regexp.MustCompile(`^\[\d/\d\] (Resolving|Fetching|Linking|Building)`),          // yarn progress
-	regexp.MustCompile(`^yarn (run|install) v\d`),
+var npmNoise = []*lazyRegexp{
+	lazy(`^\d+ packages? (is|are) looking for funding$`),
+	lazy("^\\s*run `npm fund` for details$"),
+	lazy(`^npm notice`),
+	lazy(`^npm (error|ERR!)\s*$`),
+	lazy(`^npm (warn|WARN) install-scripts\s*$`),
+	lazy(`^(Progress: resolved|Packages: \+|\++$|Done in [\d.]+m?s)`), // pnpm progress
+	lazy(`^\[\d/\d\] (Resolving|Fetching|Linking|Building)`),          // yarn progress
+	lazy(`^yarn (run|install) v\d`),
 }
 
 // npmBanner is the two-line header npm prints before a script.
-var npmBanner = regexp.MustCompile(`^> \S+@\S+ \S+`)
+var npmBanner = lazy(`^> \S+@\S+ \S+`)
 
 // Render strips the banner and hands a known tool's output to its filter.
 func (npmRun) Render(in Input) (Output, error) {
@@ -67,7 +66,7 @@ type treeList struct{ same }
 
 // boxPrefix matches the drawing before an entry: the indent units of
 // tree ("│   ", 4 wide) or npm ("│ ", 2 wide), then the connector.
-var boxPrefix = regexp.MustCompile(`^([│|\x{a0}  ` + "`" + `]*)(├── |└── |├─┬ |└─┬ |\+-- |` + "`" + `-- )`)
+var boxPrefix = lazy(`^([│|\x{a0}  ` + "`" + `]*)(├── |└── |├─┬ |└─┬ |\+-- |` + "`" + `-- )`)
 
 // Render re-indents the tree and caps very long ones.
 func (treeList) Render(in Input) (Output, error) {

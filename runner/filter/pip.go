@@ -2,7 +2,6 @@ package filter
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -12,15 +11,15 @@ import (
 type pip struct{ same }
 
 var (
-	pipNoise = []*regexp.Regexp{
-		regexp.MustCompile(`^\s*(Collecting|Downloading|Using cached|Obtaining|Preparing metadata|Getting requirements|Installing build dependencies|Building wheels? for|Created wheel for|Stored in directory|Looking in indexes|Processing) `),
-		regexp.MustCompile(`^\s*(━|-|\|)+\s+[\d.]+/[\d.]+ [kMG]?B`),
-		regexp.MustCompile(`^\s*(Attempting uninstall|Found existing installation|Uninstalling|Successfully uninstalled)\b`),
-		regexp.MustCompile(`^\s*(Resolved|Prepared|Installed|Audited|Uninstalled) \d+ packages? in `),
+	pipNoise = []*lazyRegexp{
+		lazy(`^\s*(Collecting|Downloading|Using cached|Obtaining|Preparing metadata|Getting requirements|Installing build dependencies|Building wheels? for|Created wheel for|Stored in directory|Looking in indexes|Processing) `),
+		lazy(`^\s*(━|-|\|)+\s+[\d.]+/[\d.]+ [kMG]?B`),
+		lazy(`^\s*(Attempting uninstall|Found existing installation|Uninstalling|Successfully uninstalled)\b`),
+		lazy(`^\s*(Resolved|Prepared|Installed|Audited|Uninstalled) \d+ packages? in `),
 	}
-	pipSatisfied = regexp.MustCompile(`^Requirement already satisfied: `)
-	pipTableSep  = regexp.MustCompile(`^-+( +-+)+$`)
-	pipEmptyShow = regexp.MustCompile(`^[A-Z][\w-]*:\s*$`)
+	pipSatisfied = lazy(`^Requirement already satisfied: `)
+	pipTableSep  = lazy(`^-+( +-+)+$`)
+	pipEmptyShow = lazy(`^[A-Z][\w-]*:\s*$`)
 )
 
 // Render picks the rendering by subcommand.

@@ -3,7 +3,6 @@ package filter
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -12,7 +11,7 @@ import (
 // (capLines), so every truncation says what was left out and how to see it.
 
 // ansi matches terminal escape sequences (colours, cursor moves, OSC links).
-var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)`)
+var ansi = lazy(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)`)
 
 // lines splits output into lines without their terminators, dropping ANSI
 // escapes and the carriage-return overdraws of progress bars (only the last
@@ -104,7 +103,7 @@ func dedupe(ls []string) []string {
 }
 
 // dropMatching removes the lines any of the patterns match.
-func dropMatching(ls []string, noise ...*regexp.Regexp) []string {
+func dropMatching(ls []string, noise ...*lazyRegexp) []string {
 	out := ls[:0:0]
 next:
 	for _, l := range ls {
@@ -120,7 +119,7 @@ next:
 
 // keepStderr returns stderr without the lines the noise patterns match;
 // everything else reaches the user.
-func keepStderr(in Input, noise ...*regexp.Regexp) []byte {
+func keepStderr(in Input, noise ...*lazyRegexp) []byte {
 	return join(dropBlankRuns(dropMatching(lines(in.Stderr), noise...)))
 }
 
