@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-
-	"github.com/google/renameio/v2"
 )
 
 // manifest.go: $XDG_DATA_HOME/gotk/installed.json, the record of what
@@ -103,7 +101,7 @@ func (m *Manifest) save(e *Env) error {
 	if err != nil {
 		return err
 	}
-	return renameio.WriteFile(p, append(b, '\n'), 0o644)
+	return writeAtomic(p, append(b, '\n'), 0o644)
 }
 
 // Sum returns the hex SHA-256 of b.

@@ -10,7 +10,6 @@ import (
 	"sort"
 
 	"github.com/BurntSushi/toml"
-	"github.com/google/renameio/v2"
 )
 
 // plan.go: plan, then apply. Planning reads every file and computes its new
@@ -291,7 +290,7 @@ func (pl *plan) apply(stdout func(string)) error {
 		for i := len(done) - 1; i >= 0; i-- {
 			c := done[i]
 			if c.existed {
-				_ = renameio.WriteFile(c.real, c.before, c.mode)
+				_ = writeAtomic(c.real, c.before, c.mode)
 			} else {
 				_ = os.Remove(c.real)
 			}
@@ -318,7 +317,7 @@ func (pl *plan) apply(stdout func(string)) error {
 		if c.existed && !c.ours {
 			bak := c.path + ".gotk.bak"
 			if _, err := os.Lstat(bak); os.IsNotExist(err) {
-				if err := renameio.WriteFile(bak, c.before, c.mode); err != nil {
+				if err := writeAtomic(bak, c.before, c.mode); err != nil {
 					return rollback(&pathError{p, fmt.Errorf("cannot write backup: %v", err)})
 				}
 				stdout("  backup: " + bak)
@@ -328,7 +327,7 @@ func (pl *plan) apply(stdout func(string)) error {
 		if c.remove {
 			err = os.Remove(c.real)
 		} else {
-			err = renameio.WriteFile(c.real, c.after, c.mode)
+			err = writeAtomic(c.real, c.after, c.mode)
 		}
 		if err != nil {
 			return rollback(&pathError{p, err})
