@@ -2,10 +2,10 @@ package main
 
 import (
 	"encoding/json"
-	"path/filepath"
 
 	"github.com/gotk-dev/gotk/core/decision"
 	"github.com/gotk-dev/gotk/core/hookio"
+	"github.com/gotk-dev/gotk/core/permission"
 )
 
 // input is the part of Codex's PreToolUse payload the hook reads.
@@ -33,6 +33,7 @@ const bypassMode = "bypassPermissions"
 //	permission_mode bypassPermissions   rewrite (Codex asks about nothing)
 //	original is Codex-known-safe        rewrite (Codex runs it without asking
 //	                                    under every approval policy; see safe.go)
+//	a `prompt` execpolicy rule matches  no answer (checked first)
 //	anything else (an Ask verdict)      no answer: Codex's own approval flow
 //	                                    sees the original command
 //	Deny, Passthrough                   no answer
@@ -50,6 +51,8 @@ func Handle(in []byte, d decision.Decider) []byte {
 	switch {
 	case !hookio.IsRewrite(dec):
 		return nil
+	case dec.Permission == permission.Ask:
+		return nil // a `prompt` rule: Codex must see the original and ask
 	case dec.Verdict == decision.AskRewrite && !knownSafe(cmd):
 		return nil
 	}
@@ -59,28 +62,4 @@ func Handle(in []byte, d decision.Decider) []byte {
 		{Key: "permissionDecisionReason", Value: hookio.Raw(hookio.Reason(dec))},
 		{Key: "updatedInput", Value: hookio.Raw(fields.With("command", dec.Command))},
 	})
-}
-
-// abstain keeps gotk out when Codex has execpolicy rule files
-// ($CODEX_HOME/rules/*.rules, or .codex/rules/*.rules in the working
-// directory or above): gotk cannot read them, and after a rewrite a
-// `forbidden` or `prompt` rule written for the original no longer matches.
-func abstain(env hookio.Env, cwd string) string {
-	home := env.Getenv("CODEX_HOME")
-	if home == "" {
-		home = filepath.Join(env.Home, ".codex")
-	}
-	dirs := []string{filepath.Join(home, "rules")}
-	for d := filepath.Clean(cwd); cwd != "" && filepath.IsAbs(d); d = filepath.Dir(d) {
-		dirs = append(dirs, filepath.Join(d, ".codex", "rules"))
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	for _, dir := range dirs {
-		if m, _ := filepath.Glob(filepath.Join(dir, "*.rules")); len(m) > 0 {
-			return "Codex execpolicy rules in " + dir + " cannot be checked after a rewrite"
-		}
-	}
-	return ""
 }

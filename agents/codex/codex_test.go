@@ -2,8 +2,6 @@ package main
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/gotk-dev/gotk/core/decision"
@@ -75,21 +73,5 @@ func TestAskMapping(t *testing.T) {
 		if got != want {
 			t.Errorf("%v %q:\n got %s\nwant %s", c.v, c.cmd, got, want)
 		}
-	}
-}
-
-// TestAbstain: Codex execpolicy rules gotk cannot read keep it out.
-func TestAbstain(t *testing.T) {
-	home := t.TempDir()
-	env := hookiotest.Env(home)
-	proj := filepath.Join(home, "p", "q")
-	os.MkdirAll(proj, 0o755)
-	if why := abstain(env, proj); why != "" {
-		t.Fatalf("no rules: %s", why)
-	}
-	os.MkdirAll(filepath.Join(home, "p", ".codex", "rules"), 0o755)
-	os.WriteFile(filepath.Join(home, "p", ".codex", "rules", "x.rules"), []byte(`prefix_rule(pattern=["cat"], decision="forbidden")`), 0o644)
-	if abstain(env, proj) == "" {
-		t.Fatal("project rules were not seen")
 	}
 }

@@ -4,8 +4,11 @@
 // README.md for when it rewrites.
 package main
 
-import "github.com/gotk-dev/gotk/core/hookio"
+import (
+	"github.com/gotk-dev/gotk/core/hookio"
+	"github.com/gotk-dev/gotk/core/permission"
+)
 
-var agent = hookio.Agent{Name: "codex", Host: "codex", AbsoluteGotk: true, Abstain: abstain, Handle: Handle}
+var agent = hookio.Agent{Name: "codex", Host: permission.Codex, AbsoluteGotk: true, Handle: Handle}
 
 func main() { hookio.Main(agent) }

@@ -191,6 +191,12 @@ func (e *Engine) Decide(req Request) Decision {
 	}
 	rules := e.rulesFor(filepath.Clean(cwd))
 	d.Warnings = append(d.Warnings, rules.Warnings...)
+	if rules.Unreadable {
+		// Unknown rules could deny this very command: gotk steps aside.
+		d.Verdict, d.Permission = Deny, permission.Deny
+		d.Reason = "gotk cannot read the host's permission rules (see warnings); gotk steps aside"
+		return d
+	}
 
 	plans := make([]plan, len(script.Commands))
 	for i := range script.Commands {

@@ -33,17 +33,6 @@ func newGuard(a Agent, env Env, diag *diagnostics) *guard {
 // leave the command unchanged.
 func (g *guard) Decide(req decision.Request) decision.Decision {
 	g.decided, g.req = true, req
-	if g.agent.Abstain != nil {
-		cwd := req.Cwd
-		if cwd == "" {
-			cwd = g.env.Cwd
-		}
-		if why := g.agent.Abstain(g.env, cwd); why != "" {
-			g.skip = "abstain"
-			g.last = decision.Decision{Command: req.Command, Reason: why}
-			return g.last
-		}
-	}
 	e := g.engine()
 	d := e.Decide(req)
 	g.diag.warn(d.Warnings...)

@@ -54,11 +54,6 @@ type Agent struct {
 	// whose command shell does not inherit the hook's PATH (Codex runs
 	// commands in a login shell).
 	AbsoluteGotk bool
-	// Abstain, when set, names a reason to have no opinion about a command
-	// run in cwd (for example: the host has rule files gotk cannot read, so
-	// it cannot promise that a deny rule still matches after a rewrite), or
-	// returns "".
-	Abstain func(env Env, cwd string) string
 	// Handle turns the agent's input into its answer. It must be pure: all
 	// it may learn about the world comes through the Decider.
 	Handle func(input []byte, d decision.Decider) []byte

@@ -42,7 +42,13 @@ func Load(host Host, env Env) *Rules {
 		loadCursor(r, env)
 	case Gemini:
 		r.match = geminiMatch
+		r.ranked = true
 		loadGemini(r, env)
+	case Vibe:
+		r.match = vibeMatch
+		loadVibe(r, env)
+	case Codex:
+		loadCodex(r, env)
 	}
 	return r
 }
@@ -181,6 +187,8 @@ func loadGemini(r *Rules, env Env) {
 				Enabled *bool `json:"enabled"`
 			} `json:"folderTrust"`
 		} `json:"security"`
+		PolicyPaths      []string `json:"policyPaths"`
+		AdminPolicyPaths []string `json:"adminPolicyPaths"`
 	}
 	gf := filepath.Join(GeminiHome(env), ".gemini", "settings.json")
 	var g doc
@@ -195,23 +203,46 @@ func loadGemini(r *Rules, env Env) {
 		pf := filepath.Join(env.Cwd, ".gemini", "settings.json")
 		if pf != gf {
 			var p doc
+			ok := r.readJSON(env, pf, &p)
 			files = append(files, struct {
 				path string
 				d    doc
 				ok   bool
-			}{pf, p, r.readJSON(env, pf, &p)})
-			files[len(files)-1].d = p
+			}{pf, p, ok})
 		}
 	}
+	// System settings: only where policy files come from.
+	sf := env.Getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
+	if sf == "" {
+		sf = filepath.Join(GeminiSystemDir(), "settings.json")
+		if env.ManagedDir != "" {
+			sf = filepath.Join(env.ManagedDir, "settings.json")
+		}
+	}
+	var sys doc
+	r.readJSON(env, sf, &sys)
+	var policyPaths []string
 	for _, f := range files {
 		if !f.ok {
 			continue
 		}
+		policyPaths = append(policyPaths, f.d.PolicyPaths...)
 		for _, prefix := range []string{"run_shell_command", "ShellTool"} {
-			r.add(&r.Deny, f.d.Tools.Exclude, f.path, prefix)
-			r.add(&r.Ask, f.d.Tools.ConfirmationRequired, f.path, prefix)
-			r.add(&r.Allow, f.d.Tools.Allowed, f.path, prefix)
+			r.addRanked(&r.Deny, f.d.Tools.Exclude, f.path, prefix, geminiExcludePriority)
+			r.addRanked(&r.Ask, f.d.Tools.ConfirmationRequired, f.path, prefix, geminiConfirmPriority)
+			r.addRanked(&r.Allow, f.d.Tools.Allowed, f.path, prefix, geminiAllowedPriority)
 		}
+	}
+	policyPaths = append(policyPaths, sys.PolicyPaths...)
+	loadGeminiPolicies(r, env, geminiPolicyPaths(env, trusted, policyPaths, sys.AdminPolicyPaths))
+}
+
+// addRanked is add with every new rule at priority p.
+func (r *Rules) addRanked(dst *[]Rule, entries []any, source, tool string, p float64) {
+	n := len(*dst)
+	r.add(dst, entries, source, tool)
+	for i := n; i < len(*dst); i++ {
+		(*dst)[i].Priority = p
 	}
 }
 

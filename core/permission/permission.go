@@ -4,9 +4,14 @@
 // auto-allows a rewrite only where the host would have run the original
 // command without asking.
 //
-// Precedence is Deny > Ask > Allow > Default. Unparseable rule files are
-// treated as holding no rules (never as allowing anything) and produce one
-// warning.
+// Precedence is Deny > Ask > Allow > Default, except for hosts whose
+// engine lets the highest-priority rule win (Gemini CLI's policy engine):
+// there an allow rule beats a deny or ask rule only with a strictly higher
+// priority. Unparseable JSON settings files are treated as holding no rules
+// (never as allowing anything) and produce one warning; a rule file of the
+// newer readers (Gemini policies, Vibe config, Codex rules) that cannot be
+// parsed sets Rules.Unreadable instead, because gotk cannot know which deny
+// rules it holds.
 package permission
 
 import (
@@ -49,6 +54,8 @@ const (
 	Claude Host = "claude"
 	Cursor Host = "cursor"
 	Gemini Host = "gemini"
+	Vibe   Host = "vibe"
+	Codex  Host = "codex"
 )
 
 // Segment is one simple command as the host's matcher sees it.
@@ -67,7 +74,13 @@ type Rules struct {
 	Deny, Ask, Allow []Rule
 	Sources          []string // files read, in order
 	Warnings         []string // one line each
-	match            func(pattern, cmd string) bool
+	// Unreadable: a rule file exists that gotk could not parse, so its deny
+	// and ask rules are unknown. The decision package then treats every
+	// command as denied: gotk steps aside and the host decides alone.
+	Unreadable bool
+	match      func(pattern, cmd string) bool
+	// ranked: the highest-priority matching rule wins (see Rule.Priority).
+	ranked bool
 }
 
 // Rule is one pattern and the file it came from.
@@ -75,6 +88,14 @@ type Rule struct {
 	Pattern string // inner text: `git push *` for Bash(git push *)
 	Raw     string // as written in the file
 	Source  string
+	// Priority ranks the rules of hosts where the highest-priority match
+	// wins (Gemini: tier + priority/1000). Zero elsewhere.
+	Priority float64
+	// test, when set, replaces the host's matcher for this rule (regular
+	// expressions, token prefixes, first-word rules). It is used as is for
+	// deny and ask rules, without the lenient widening, and never matches
+	// an empty command.
+	test func(cmd string) bool
 }
 
 // Result is the verdict for one segment and the rule that decided it.
@@ -84,29 +105,64 @@ type Result struct {
 }
 
 // Check returns the verdict of one segment: Deny or Ask when any form
-// matches such a rule, Allow when the allow form matches an allow rule.
+// matches such a rule, Allow when the allow form matches an allow rule. On
+// a ranked host the highest-priority match decides, an allow rule winning
+// only with a strictly higher priority than every matching deny or ask rule.
 func (r *Rules) Check(s Segment) Result {
 	m := r.match
 	if m == nil {
 		m = claudeMatch
 	}
 	wide := lenient(m)
+	strict := func(rule *Rule, cmd string) bool {
+		if rule.test != nil {
+			return cmd != "" && rule.test(cmd)
+		}
+		return wide(rule.Pattern, cmd)
+	}
+	allows := func(rule *Rule) bool {
+		if rule.test != nil {
+			return s.AllowForm != "" && rule.test(s.AllowForm)
+		}
+		return m(rule.Pattern, s.AllowForm)
+	}
+	var best *Rule
+	bestV := Default
 	for _, lst := range []struct {
 		rules []Rule
 		v     Verdict
 	}{{r.Deny, Deny}, {r.Ask, Ask}} {
 		for i := range lst.rules {
+			rule := &lst.rules[i]
 			for _, f := range s.Forms {
-				if wide(lst.rules[i].Pattern, f) {
-					return Result{lst.v, &lst.rules[i]}
+				if !strict(rule, f) {
+					continue
 				}
+				if !r.ranked {
+					return Result{lst.v, rule}
+				}
+				if best == nil || rule.Priority > best.Priority || (rule.Priority == best.Priority && lst.v > bestV) {
+					best, bestV = rule, lst.v
+				}
+				break
 			}
 		}
 	}
+	var allow *Rule
 	for i := range r.Allow {
-		if m(r.Allow[i].Pattern, s.AllowForm) {
-			return Result{Allow, &r.Allow[i]}
+		rule := &r.Allow[i]
+		if (allow == nil || rule.Priority > allow.Priority) && allows(rule) {
+			allow = rule
+			if !r.ranked {
+				break
+			}
 		}
+	}
+	switch {
+	case allow != nil && (best == nil || allow.Priority > best.Priority):
+		return Result{Allow, allow}
+	case best != nil:
+		return Result{bestV, best}
 	}
 	return Result{Verdict: Default}
 }

@@ -175,8 +175,8 @@ func TestLoadGemini(t *testing.T) {
 }
 
 func TestOtherHostsHaveNoRules(t *testing.T) {
-	r := Load("codex", env(t.TempDir(), "", nil))
+	r := Load("copilot", env(t.TempDir(), "", nil))
 	if r.Check(seg("git status")).Verdict != Default {
-		t.Error("codex: want Default")
+		t.Error("copilot: want Default")
 	}
 }

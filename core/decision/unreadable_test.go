@@ -1,0 +1,34 @@
+package decision
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gotk-dev/gotk/core/permission"
+)
+
+// TestUnreadableRules: a host rule file gotk cannot parse makes every
+// command a Deny (gotk steps aside), with the file named in a warning.
+func TestUnreadableRules(t *testing.T) {
+	home := t.TempDir()
+	f := filepath.Join(home, ".codex", "rules", "default.rules")
+	os.MkdirAll(filepath.Dir(f), 0o755)
+	os.WriteFile(f, []byte("for c in [\"git\"]:\n    prefix_rule(pattern=[c], decision=\"forbidden\")\n"), 0o644)
+	e := &Engine{Host: permission.Codex, Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: home, ManagedDir: filepath.Join(home, "managed")}}
+	d := e.Decide(Request{Command: "git status"})
+	if d.Verdict != Deny || d.Permission != permission.Deny || d.Command != "git status" || !strings.Contains(d.Reason, "steps aside") {
+		t.Errorf("got %v %v %q (%s)", d.Verdict, d.Permission, d.Command, d.Reason)
+	}
+	if len(d.Warnings) == 0 || !strings.Contains(strings.Join(d.Warnings, "\n"), "default.rules") {
+		t.Errorf("warnings: %q", d.Warnings)
+	}
+	// a readable file: forbidden rules deny, other commands are rewritten
+	os.WriteFile(f, []byte(`prefix_rule(pattern=["git", "push"], decision="forbidden")`), 0o644)
+	e = &Engine{Host: permission.Codex, Env: e.Env}
+	run(t, e, Request{}, []tc{
+		{"git push origin", Deny, ""},
+		{"git status", AskRewrite, "gotk git status"},
+	})
+}

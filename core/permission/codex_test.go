@@ -1,0 +1,93 @@
+package permission
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const codexRules = `# written by Codex
+prefix_rule(pattern=["git", "status"], decision="allow")
+prefix_rule(
+    pattern = ["git", ["push", "fetch"]],
+    decision = "forbidden",
+    justification = "Use the review tool",
+    match = [["git", "push", "origin"], "git fetch --all"],
+    not_match = ["git pull"],
+)
+prefix_rule(["npm", "publish"], "prompt")
+prefix_rule(pattern=["cat"])
+host_executable(name = "git", paths = ["/usr/bin/git", "~/bin/git"])
+network_rule(host="example.com", protocol="https", decision="deny")
+`
+
+func TestLoadCodex(t *testing.T) {
+	home := t.TempDir()
+	proj := filepath.Join(home, "repo")
+	write(t, filepath.Join(home, ".codex", "rules", "default.rules"), codexRules)
+	write(t, filepath.Join(proj, ".codex", "rules", "p.rules"), `prefix_rule(pattern=["make", "deploy"], decision="forbidden")
+prefix_rule(pattern=["make"], decision="allow")`)
+	r := Load(Codex, env(home, filepath.Join(proj, "sub"), nil))
+	if len(r.Warnings) != 0 || r.Unreadable {
+		t.Fatalf("warnings: %v", r.Warnings)
+	}
+	checkAll(t, r, map[string]Verdict{
+		"git status -s":        Allow,
+		"git push origin main": Deny,
+		`git "push"`:           Deny, // tokens, not text
+		"git fetch":            Deny,
+		"/usr/bin/git push":    Deny, // host-executable fallback
+		"git $SUB x":           Deny, // an unknown word may be any token
+		"git pull":             Default,
+		"npm publish --dry":    Ask,
+		"npm install":          Default,
+		"cat x":                Allow,
+		"/bin/cat x":           Default, // allow rules match the program exactly
+		"make deploy":          Deny,    // project rules: forbidden counts
+		"make":                 Default, // project allow rules do not
+	})
+	// CODEX_HOME relocates the user rules
+	alt := filepath.Join(home, "alt")
+	write(t, filepath.Join(alt, "rules", "x.rules"), `prefix_rule(pattern=["rm"], decision="forbidden")`)
+	r = Load(Codex, env(home, "", map[string]string{"CODEX_HOME": alt}))
+	checkAll(t, r, map[string]Verdict{"rm -rf x": Deny, "git push": Default})
+}
+
+func TestCodexUnreadable(t *testing.T) {
+	for name, src := range map[string]string{
+		"syntax":         `prefix_rule(pattern=["git", "push"]`,
+		"variables":      "CMDS = [\"git\"]\nprefix_rule(pattern=CMDS, decision=\"forbidden\")",
+		"loop":           "for c in [\"rm\"]:\n    prefix_rule(pattern=[c], decision=\"forbidden\")",
+		"f-string":       `prefix_rule(pattern=[f"git"], decision="forbidden")`,
+		"bad decision":   `prefix_rule(pattern=["git"], decision="deny")`,
+		"empty pattern":  `prefix_rule(pattern=[], decision="forbidden")`,
+		"failed example": `prefix_rule(pattern=["git", "push"], decision="allow", match=["git pull"])`,
+		"unknown call":   `exec_rule(pattern=["git"])`,
+	} {
+		home := t.TempDir()
+		write(t, filepath.Join(home, ".codex", "rules", "a.rules"), `prefix_rule(pattern=["ls"], decision="allow")`)
+		write(t, filepath.Join(home, ".codex", "rules", "b.rules"), src)
+		r := Load(Codex, env(home, "", nil))
+		if !r.Unreadable || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "b.rules") {
+			t.Errorf("%s: want Unreadable and one warning naming b.rules: %v %q", name, r.Unreadable, r.Warnings)
+		}
+	}
+}
+
+func TestParseCodexRules(t *testing.T) {
+	rules, err := parseCodexRules(`
+# comment
+prefix_rule(pattern = ('a', "b c"), decision = None, justification = """multi
+line""");  prefix_rule(pattern=["x", ["y"]], decision="prompt",)
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rules) != 2 || rules[0].decision != "allow" || rules[0].String() != "a b c" || rules[1].decision != "prompt" || rules[1].String() != "x y" {
+		t.Errorf("got %+v", rules)
+	}
+	m := rules[0].matcher(false)
+	if !m(`a "b c" d`) || m("a b c") {
+		t.Error(`pattern ["a", "b c"] matches the two words a and "b c"`)
+	}
+}

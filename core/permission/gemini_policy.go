@@ -1,0 +1,353 @@
+package permission
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Gemini CLI's policy engine (google-gemini/gemini-cli@5411f11,
+// packages/core/src/policy/{toml-loader,config,utils,policy-engine}.ts and
+// docs/reference/policy-engine.md) reads [[rule]] tables from *.toml files:
+//
+//	[[rule]]
+//	toolName = "run_shell_command"   # or a list; "*" is every tool
+//	commandPrefix = "git push"       # or a list; or commandRegex, or argsPattern
+//	decision = "deny"                # allow | deny | ask_user
+//	priority = 100                   # 0..999
+//
+// The highest-priority matching rule wins; a file's priority becomes
+// tier + priority/1000 (workspace 3, user 4, admin 5). Settings rules sit in
+// the user tier: tools.exclude 4.4, tools.confirmationRequired 4.35,
+// tools.allowed 4.3 (config.ts).
+const (
+	geminiWorkspaceTier = 3
+	geminiUserTier      = 4
+	geminiAdminTier     = 5
+
+	geminiExcludePriority = geminiUserTier + 0.4
+	geminiConfirmPriority = geminiUserTier + 0.35
+	geminiAllowedPriority = geminiUserTier + 0.3
+)
+
+// GeminiSystemDir is where Gemini CLI keeps its system-wide (admin) files.
+func GeminiSystemDir() string {
+	switch runtime.GOOS {
+	case "darwin":
+		return "/Library/Application Support/GeminiCli"
+	case "windows":
+		return `C:\ProgramData\gemini-cli`
+	}
+	return "/etc/gemini-cli"
+}
+
+// geminiPolicyDir is one directory (or .toml file) of policy files.
+type geminiPolicyDir struct {
+	path string
+	tier int
+	// allow: this source's allow rules may count. They do only where gotk
+	// is sure Gemini loads the source: the user directory when no
+	// policyPaths setting replaces it. Admin and workspace allow rules are
+	// left out, which can only make gotk more careful.
+	allow bool
+}
+
+// geminiPolicyPaths are the policy sources that hold shell rules: admin
+// (the system directory, its settings' adminPolicyPaths, and the directory
+// of GEMINI_CLI_SYSTEM_SETTINGS_PATH, which Gemini does not read but is
+// read here for deny and ask rules only), user (~/.gemini/policies, and
+// policyPaths from settings) and, in a trusted workspace, the workspace's
+// .gemini/policies — which Gemini CLI currently disables, but whose deny and
+// ask rules are kept: extra deny rules only make gotk step aside.
+func geminiPolicyPaths(env Env, trusted bool, policyPaths, adminPaths []string) []geminiPolicyDir {
+	sys := GeminiSystemDir()
+	if env.ManagedDir != "" {
+		sys = env.ManagedDir
+	}
+	dirs := []geminiPolicyDir{{filepath.Join(sys, "policies"), geminiAdminTier, false}}
+	if p := env.Getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH"); p != "" {
+		dirs = append(dirs, geminiPolicyDir{filepath.Join(filepath.Dir(p), "policies"), geminiAdminTier, false})
+	}
+	for _, p := range adminPaths {
+		dirs = append(dirs, geminiPolicyDir{p, geminiAdminTier, false})
+	}
+	user := filepath.Join(GeminiHome(env), ".gemini", "policies")
+	dirs = append(dirs, geminiPolicyDir{user, geminiUserTier, len(policyPaths) == 0})
+	for _, p := range policyPaths {
+		dirs = append(dirs, geminiPolicyDir{p, geminiUserTier, false})
+	}
+	if trusted && env.Cwd != "" {
+		ws := filepath.Join(env.Cwd, ".gemini", "policies")
+		if ws != user {
+			dirs = append(dirs, geminiPolicyDir{ws, geminiWorkspaceTier, false})
+		}
+	}
+	return dirs
+}
+
+// loadGeminiPolicies adds the shell rules of every policy file. A file that
+// cannot be read or parsed makes the rules Unreadable.
+func loadGeminiPolicies(r *Rules, env Env, dirs []geminiPolicyDir) {
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		for _, f := range policyFiles(r, d.path) {
+			if seen[f] {
+				continue
+			}
+			seen[f] = true
+			data, err := env.read(f)
+			if err != nil {
+				if os.IsNotExist(err) {
+					continue
+				}
+				r.unreadable("gotk: %s: %v", f, err)
+				continue
+			}
+			r.addGeminiPolicy(f, data, d)
+		}
+	}
+}
+
+// policyFiles lists the .toml files of a directory, sorted, or the path
+// itself when it names a .toml file.
+func policyFiles(r *Rules, path string) []string {
+	st, err := os.Stat(path)
+	if err != nil {
+		if !os.IsNotExist(err) {
+			r.unreadable("gotk: %s: %v", path, err)
+		}
+		return nil
+	}
+	if !st.IsDir() {
+		if strings.HasSuffix(path, ".toml") {
+			return []string{path}
+		}
+		return nil
+	}
+	ents, err := os.ReadDir(path)
+	if err != nil {
+		r.unreadable("gotk: %s: %v", path, err)
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".toml") {
+			out = append(out, filepath.Join(path, e.Name()))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// addGeminiPolicy adds one policy file's rules for run_shell_command.
+func (r *Rules) addGeminiPolicy(file string, data []byte, d geminiPolicyDir) {
+	var doc struct {
+		Rule []map[string]any `toml:"rule"`
+	}
+	if _, err := toml.Decode(string(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))), &doc); err != nil {
+		r.unreadable("gotk: %s: %s", file, oneLine(err.Error()))
+		return
+	}
+	r.Sources = append(r.Sources, file)
+	// Gemini drops a whole file when one rule fails its schema; then none
+	// of the file's allow rules may count (its deny rules still do here).
+	valid := true
+	for _, raw := range doc.Rule {
+		if _, _, err := geminiRuleHead(raw); err != nil {
+			valid = false
+			r.warnf("gotk: %s: %v; Gemini ignores this file, gotk counts only its deny and ask rules", file, err)
+			break
+		}
+	}
+	for i, raw := range doc.Rule {
+		names, v, err := geminiRuleHead(raw)
+		if err != nil || !geminiShellRule(raw, names) {
+			continue
+		}
+		prio := float64(d.tier) + toFloat(raw["priority"])/1000
+		rawText := fmt.Sprintf("[[rule]] #%d %s", i+1, geminiDescribe(raw))
+		if v == Allow {
+			// An allow rule must be sure to apply: a trusted source, the
+			// shell tool by name, and no condition gotk cannot see.
+			if !valid || !d.allow || !contains(names, "run_shell_command") || geminiConditional(raw) {
+				continue
+			}
+		}
+		for _, rule := range r.geminiMatchers(file, raw, v) {
+			rule.Raw, rule.Source, rule.Priority = rawText, file, prio
+			switch v {
+			case Deny:
+				r.Deny = append(r.Deny, rule)
+			case Ask:
+				r.Ask = append(r.Ask, rule)
+			case Allow:
+				r.Allow = append(r.Allow, rule)
+			}
+		}
+	}
+}
+
+// geminiRuleHead checks the fields Gemini's schema requires and returns the
+// tool names and the verdict.
+func geminiRuleHead(raw map[string]any) ([]string, Verdict, error) {
+	names, ok := stringOrList(raw["toolName"])
+	if !ok || len(names) == 0 {
+		return nil, 0, fmt.Errorf("a rule has no valid toolName")
+	}
+	var v Verdict
+	switch raw["decision"] {
+	case "deny":
+		v = Deny
+	case "ask_user":
+		v = Ask
+	case "allow":
+		v = Allow
+	default:
+		return nil, 0, fmt.Errorf("a rule has decision %v (want allow, deny or ask_user)", raw["decision"])
+	}
+	p, ok := raw["priority"].(int64)
+	if !ok || p < 0 || p > 999 {
+		return nil, 0, fmt.Errorf("a rule has priority %v (want an integer 0..999)", raw["priority"])
+	}
+	return names, v, nil
+}
+
+// geminiShellRule: the rule can apply to run_shell_command. Rules naming
+// an MCP server never do.
+func geminiShellRule(raw map[string]any, names []string) bool {
+	if _, ok := raw["mcpName"]; ok {
+		return false
+	}
+	for _, n := range names {
+		if n == "run_shell_command" || n == "ShellTool" || n == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+// geminiConditional: the rule depends on something a hook does not know
+// (approval mode, interactivity, calling subagent, tool annotations).
+func geminiConditional(raw map[string]any) bool {
+	for _, k := range []string{"modes", "interactive", "subagent", "toolAnnotations"} {
+		if _, ok := raw[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// geminiMatchers turns a rule's argument conditions into rules, as
+// buildArgsPatterns (utils.ts) does: commandPrefix first, then
+// commandRegex, then argsPattern; none means every command.
+func (r *Rules) geminiMatchers(file string, raw map[string]any, v Verdict) []Rule {
+	if prefixes, ok := stringOrList(raw["commandPrefix"]); ok && len(prefixes) > 0 {
+		var out []Rule
+		for _, p := range prefixes {
+			re := regexp.MustCompile(geminiPrefixRegexp(p))
+			exact := func(cmd string) bool { return re.MatchString(geminiArgs(cmd)) }
+			if v == Allow {
+				out = append(out, Rule{Pattern: p, test: exact})
+				continue
+			}
+			// deny and ask: Gemini's exact test, or a word prefix of the
+			// normalized command (the safe side of any spacing difference).
+			pp := p
+			out = append(out, Rule{Pattern: p, test: func(cmd string) bool { return exact(cmd) || geminiMatch(pp, cmd) }})
+		}
+		return out
+	}
+	var pattern string
+	switch {
+	case isString(raw["commandRegex"]):
+		pattern = `"command":"` + raw["commandRegex"].(string)
+	case isString(raw["argsPattern"]):
+		pattern = raw["argsPattern"].(string)
+	default:
+		return []Rule{{Pattern: "*"}}
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		if v == Allow {
+			r.warnf("gotk: %s: regular expression %q: %v; the allow rule is ignored", file, pattern, oneLine(err.Error()))
+			return nil
+		}
+		r.warnf("gotk: %s: regular expression %q: %v; the %s rule is taken to match every command", file, pattern, oneLine(err.Error()), v)
+		return []Rule{{Pattern: "*"}}
+	}
+	return []Rule{{Pattern: pattern, test: func(cmd string) bool { return re.MatchString(geminiArgs(cmd)) }}}
+}
+
+// geminiPrefixRegexp is buildArgsPatterns' regular expression for one
+// commandPrefix: `"command":"<prefix>` followed by whitespace, a closing
+// quote, or an escaped quote.
+func geminiPrefixRegexp(prefix string) string {
+	enc := jsString(prefix)
+	return regexp.QuoteMeta(`"command":`+enc[:len(enc)-1]) + `(?:[\s"]|\\")`
+}
+
+// geminiArgs is the stable JSON of a shell call's arguments, as Gemini
+// tests rules against it for one command.
+func geminiArgs(cmd string) string { return `{"command":` + jsString(cmd) + `}` }
+
+// jsString encodes s as JavaScript's JSON.stringify does (no HTML escapes).
+func jsString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func geminiDescribe(raw map[string]any) string {
+	var parts []string
+	for _, k := range []string{"toolName", "commandPrefix", "commandRegex", "argsPattern", "decision", "priority"} {
+		if v, ok := raw[k]; ok {
+			parts = append(parts, fmt.Sprintf("%s=%v", k, v))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// stringOrList accepts a string or a list of strings.
+func stringOrList(v any) ([]string, bool) {
+	switch x := v.(type) {
+	case string:
+		return []string{x}, true
+	case []any:
+		out := make([]string, 0, len(x))
+		for _, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, s)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+func isString(v any) bool { _, ok := v.(string); return ok }
+
+func toFloat(v any) float64 {
+	if i, ok := v.(int64); ok {
+		return float64(i)
+	}
+	return 0
+}
+
+// unreadable records a rule file gotk cannot parse: a warning, and the
+// whole host's rules become unknown.
+func (r *Rules) unreadable(format string, a ...any) {
+	r.Unreadable = true
+	r.warnf(format+"; gotk cannot tell what its rules say and steps aside for this host", a...)
+}
