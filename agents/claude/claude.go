@@ -63,7 +63,16 @@ func Handle(in []byte, d decision.Decider) []byte {
 	return hookio.Object("hookSpecificOutput", hookio.Fields{
 		{Key: "hookEventName", Value: hookio.Raw("PreToolUse")},
 		{Key: "permissionDecision", Value: hookio.Raw(pd)},
-		{Key: "permissionDecisionReason", Value: hookio.Raw(hookio.Reason(dec))},
+		{Key: "permissionDecisionReason", Value: hookio.Raw(reason(pd, dec))},
 		{Key: "updatedInput", Value: hookio.Raw(fields.With("command", dec.Command))},
 	})
+}
+
+// reason is the text Claude shows with the decision: for "ask", one that
+// says approval is needed (in -p mode it reaches the model as the result).
+func reason(pd string, dec decision.Decision) string {
+	if pd == "ask" {
+		return hookio.AskReason(dec)
+	}
+	return hookio.Reason(dec)
 }

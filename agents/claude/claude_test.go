@@ -42,7 +42,7 @@ func TestPermissionTable(t *testing.T) {
 	in := []byte(`{"tool_name":"Bash","tool_input":{"command":"git status"}}`)
 	for v, want := range map[decision.Verdict]string{
 		decision.AllowRewrite: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"gotk: same command, compact output (rule git.status)","updatedInput":{"command":"gotk git status"}}}`,
-		decision.AskRewrite:   `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"gotk: same command, compact output (rule git.status)","updatedInput":{"command":"gotk git status"}}}`,
+		decision.AskRewrite:   `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"gotk: this command needs approval before it runs (same command, compact output, rule git.status)","updatedInput":{"command":"gotk git status"}}}`,
 		decision.Deny:         ``,
 		decision.Passthrough:  ``,
 	} {

@@ -40,16 +40,17 @@ var terminalTools = map[string]bool{"run_in_terminal": true, "runTerminalCommand
 //	                      "permissionDecision":"allow"|"ask","permissionDecisionReason":…,
 //	                      "updatedInput":{…}}}
 //	Copilot CLI           {"permissionDecision":"allow","permissionDecisionReason":…,
-//	                      "modifiedArgs":{…}} — "allow" only when the verdict is
-//	                      AllowRewrite; an Ask rewrite carries no permissionDecision,
-//	                      so Copilot applies its own approval (its cloud agent turns
-//	                      "ask" into a deny)
+//	                      "modifiedArgs":{…}} — only in a session started with
+//	                      --allow-all-tools and no --deny-tool (session.go):
+//	                      Copilot checks its permission flags on the modified
+//	                      arguments, so anywhere else a rewrite would dodge a
+//	                      deny or lose an allow
 //	JetBrains             {"permissionDecision":"deny","permissionDecisionReason":
 //	                      "… re-run as `gotk …`"}: the agent re-issues the command
 //
 // The input object comes back whole, key order kept, command replaced.
-// Copilot's permission rules live in CLI flags gotk cannot see, so every
-// rewrite is an Ask rewrite unless its verdict says otherwise.
+// Copilot's permission rules live in CLI flags; the CLI dialect reads them
+// from the copilot process (session.go); the others get Ask rewrites.
 func Handle(in []byte, d decision.Decider) []byte {
 	var p input
 	if json.Unmarshal(in, &p) != nil {
@@ -98,14 +99,14 @@ func Handle(in []byte, d decision.Decider) []byte {
 		return hookio.Object("hookSpecificOutput", hookio.Fields{
 			{Key: "hookEventName", Value: hookio.Raw("PreToolUse")},
 			{Key: "permissionDecision", Value: hookio.Raw(pd)},
-			{Key: "permissionDecisionReason", Value: hookio.Raw(hookio.Reason(dec))},
+			{Key: "permissionDecisionReason", Value: hookio.Raw(reasonFor(pd, dec))},
 			{Key: "updatedInput", Value: hookio.Raw(updated)},
 		})
 	case cli:
-		if dec.Verdict == decision.AllowRewrite {
-			return hookio.Object("permissionDecision", "allow", "permissionDecisionReason", hookio.Reason(dec), "modifiedArgs", updated)
+		if !session().runsEverything() {
+			return nil // see session.go: Copilot would check its rules on the rewrite
 		}
-		return hookio.Object("permissionDecisionReason", hookio.Reason(dec), "modifiedArgs", updated)
+		return hookio.Object("permissionDecision", "allow", "permissionDecisionReason", hookio.Reason(dec), "modifiedArgs", updated)
 	}
 	return hookio.Object("permissionDecision", "deny",
 		"permissionDecisionReason", "gotk: the same command with compact output is available; re-run it as `"+dec.Command+"`")
@@ -143,4 +144,13 @@ func plainWords(cmd string) bool {
 		}
 	}
 	return true
+}
+
+// reasonFor is the text shown with the decision: for "ask", one that says
+// approval is needed.
+func reasonFor(pd string, dec decision.Decision) string {
+	if pd == "ask" {
+		return hookio.AskReason(dec)
+	}
+	return hookio.Reason(dec)
 }

@@ -55,9 +55,16 @@ func checkAnswer(line []byte) error {
 
 // TestDialects pins each dialect's answer per verdict.
 func TestDialects(t *testing.T) {
+	// a Copilot CLI session started with --allow-all-tools (session.go)
+	defer func(s func() cliSession) { session = s }(session)
+	session = func() cliSession { return cliSession{found: true, allowAll: true} }
 	const r = "gotk: same command, compact output (rule git.status)"
 	vs := func(pd string) string {
-		return `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"` + pd + `","permissionDecisionReason":"` + r + `","updatedInput":{"command":"gotk git status","explanation":"e"}}}`
+		why := r
+		if pd == "ask" {
+			why = "gotk: this command needs approval before it runs (same command, compact output, rule git.status)"
+		}
+		return `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"` + pd + `","permissionDecisionReason":"` + why + `","updatedInput":{"command":"gotk git status","explanation":"e"}}}`
 	}
 	jb := "{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"gotk: the same command with compact output is available; re-run it as `gotk git status`\"}"
 	for _, c := range []struct {
@@ -69,14 +76,14 @@ func TestDialects(t *testing.T) {
 		{`{"tool_name":"run_in_terminal","tool_input":{"command":"git status","explanation":"e"}}`, decision.AskRewrite, vs("ask")},
 		{`{"tool_name":"run_in_terminal","tool_input":{"command":"git status","explanation":"e"}}`, decision.Deny, ""},
 		{`{"toolName":"bash","toolArgs":"{\"command\":\"git status\",\"description\":\"d\"}"}`, decision.AllowRewrite, `{"permissionDecision":"allow","permissionDecisionReason":"` + r + `","modifiedArgs":{"command":"gotk git status","description":"d"}}`},
-		{`{"toolName":"bash","toolArgs":{"command":"git status","description":"d"}}`, decision.AskRewrite, `{"permissionDecisionReason":"` + r + `","modifiedArgs":{"command":"gotk git status","description":"d"}}`},
+		{`{"toolName":"bash","toolArgs":{"command":"git status","description":"d"}}`, decision.AskRewrite, `{"permissionDecision":"allow","permissionDecisionReason":"` + r + `","modifiedArgs":{"command":"gotk git status","description":"d"}}`},
 		{`{"toolName":"bash","toolArgs":{"command":"git status"}}`, decision.Deny, ""},
 		{`{"toolName":"run_in_terminal","toolArgs":"{\"command\":\"git status\"}"}`, decision.AskRewrite, jb},
 		{`{"toolName":"run_in_terminal","toolArgs":"{\"command\":\"git status\"}"}`, decision.AllowRewrite, jb},
 		{`{"toolName":"run_in_terminal","toolArgs":"{\"command\":\"git status\"}"}`, decision.Deny, ""},
 		{`{"toolName":"view","toolArgs":"{\"command\":\"git status\"}"}`, decision.AskRewrite, ""},
 		{`{"tool_name":"read_file","tool_input":{"command":"git status"}}`, decision.AskRewrite, ""},
-		{`{"toolName":"powershell","toolArgs":{"command":"git status"}}`, decision.AskRewrite, `{"permissionDecisionReason":"` + r + `","modifiedArgs":{"command":"gotk git status"}}`},
+		{`{"toolName":"powershell","toolArgs":{"command":"git status"}}`, decision.AskRewrite, `{"permissionDecision":"allow","permissionDecisionReason":"` + r + `","modifiedArgs":{"command":"gotk git status"}}`},
 		{`{"toolName":"powershell","toolArgs":{"command":"git log --format='%s'"}}`, decision.AskRewrite, ""},
 		{`{"toolName":"powershell","toolArgs":{"command":"ls -la"}}`, decision.AskRewrite, ""},
 	} {

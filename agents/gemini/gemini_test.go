@@ -49,7 +49,7 @@ func TestDecisionTable(t *testing.T) {
 		p    permission.Verdict
 		want string
 	}{
-		{decision.AllowRewrite, permission.Allow, rw("allow")},
+		{decision.AllowRewrite, permission.Allow, `{"decision":"allow"}`}, // Gemini would not match its allow rule on the rewrite
 		{decision.AskRewrite, permission.Ask, rw("ask")},
 		{decision.AskRewrite, permission.Default, rw("allow")},
 		{decision.Deny, permission.Deny, `{"decision":"allow"}`},

@@ -18,11 +18,22 @@ func Main(m *testing.M, binary string, main func()) {
 
 // Scripts runs the module's testdata/*.txtar scenarios in the world Setup
 // prepares, with the commands of Cmds.
-func Scripts(t *testing.T) {
+func Scripts(t *testing.T) { ScriptsWith(t, nil) }
+
+// ScriptsWith is Scripts with one more setup step of the agent's own.
+func ScriptsWith(t *testing.T, setup func(e *testscript.Env) error) {
 	p := testscript.Params{
-		Dir:   "testdata",
-		Setup: func(e *testscript.Env) error { return Setup(e.WorkDir, e.Setenv, e.Getenv) },
-		Cmds:  map[string]func(*testscript.TestScript, bool, []string){},
+		Dir: "testdata",
+		Setup: func(e *testscript.Env) error {
+			if err := Setup(e.WorkDir, e.Setenv, e.Getenv); err != nil {
+				return err
+			}
+			if setup != nil {
+				return setup(e)
+			}
+			return nil
+		},
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){},
 	}
 	for name, f := range Cmds {
 		p.Cmds[name] = func(ts *testscript.TestScript, neg bool, args []string) {
