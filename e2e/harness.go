@@ -128,6 +128,9 @@ type Env struct {
 	Vars map[string]string
 	// ExtraPath is prepended to PATH (for example gotk's bin dir).
 	ExtraPath []string
+	// BasePath replaces the inherited PATH after ExtraPath and the agents'
+	// bin dir when set (see PathWithoutGotk).
+	BasePath string
 	// Args are the agent's arguments (after the executable).
 	Args []string
 	// HookLog is where the phase-1 test hook logs the stdin it got.
@@ -329,7 +332,11 @@ func (e *Env) Run() *Result {
 // environ is the run's whole environment: nothing is inherited but PATH
 // (with ExtraPath and the agents' bin dir in front).
 func (e *Env) environ() []string {
-	path := strings.Join(append(append([]string{}, e.ExtraPath...), e.BinDir, os.Getenv("PATH")), string(os.PathListSeparator))
+	base := os.Getenv("PATH")
+	if e.BasePath != "" {
+		base = e.BasePath
+	}
+	path := strings.Join(append(append([]string{}, e.ExtraPath...), e.BinDir, base), string(os.PathListSeparator))
 	env := []string{
 		"PATH=" + path,
 		"HOME=" + e.Home,

@@ -1,0 +1,248 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gotk-dev/gotk/e2e/fakemodel"
+)
+
+// Scenario 4 — permission parity. For every agent with permission rules or
+// an approval mode, each case configures the agent with its own, real
+// mechanism, runs the same scripted calls twice — without gotk and with
+// gotk installed by gotk-install — and requires the same Outcome for every
+// call. The outcome without gotk must also be the one the case is about,
+// so that a case cannot pass by testing nothing.
+
+type permCall struct {
+	cmd  string
+	why  string  // the rule or mode the call is about
+	want Outcome // without gotk
+}
+
+type permCase struct {
+	agent, name string
+	setup       func(e *Env)
+	calls       []permCall
+	skip        string
+}
+
+// goModule makes the project a Go module, so that `go vet` and `go build`
+// have something to do.
+func goModule(e *Env) {
+	e.WriteFile(filepath.Join(e.Project, "go.mod"), "module example.com/e2e\n\ngo 1.21\n")
+}
+
+var permCases = []permCase{
+	{
+		agent: "claude", name: "settings-rules-default-mode",
+		setup: func(e *Env) {
+			goModule(e)
+			e.editJSON(filepath.Join(e.Home, ".claude", "settings.json"), func(m map[string]any) {
+				m["permissions"] = map[string]any{
+					"allow": []any{"Bash(go vet:*)"},
+					"ask":   []any{"Bash(go build:*)"},
+					"deny":  []any{"Bash(git diff:*)"},
+				}
+			})
+		},
+		calls: []permCall{
+			{"go vet ./...", "allow rule", Ran},
+			{"go build ./...", "ask rule (-p cannot ask)", Refused},
+			{"git diff", "deny rule", Denied},
+			{"git status", "no rule, Claude's read-only set", Ran},
+			{"go test ./...", "no rule, not read-only (-p cannot ask)", Refused},
+		},
+	},
+	{
+		agent: "gemini", name: "tools-allowed-exclude-default-mode",
+		setup: func(e *Env) {
+			goModule(e)
+			e.ReplaceArgs([]string{"--approval-mode", "yolo"}, "--approval-mode", "default")
+			e.editJSON(filepath.Join(e.Home, ".gemini", "settings.json"), func(m map[string]any) {
+				m["tools"] = map[string]any{
+					"allowed": []any{"run_shell_command(go vet)", "run_shell_command(git)"},
+					"exclude": []any{"run_shell_command(git diff)"},
+				}
+			})
+		},
+		// Gemini CLI -p words "needs confirmation" and "excluded" alike:
+		// "Tool execution denied by policy." So both are Denied here.
+		calls: []permCall{
+			{"go vet ./...", "tools.allowed run_shell_command(go vet)", Ran},
+			{"go build ./...", "no rule, default approval mode (-p cannot ask)", Denied},
+			// Measured in 0.61.0: a command-specific tools.exclude is not
+			// enforced (tools.exclude is deprecated for the Policy Engine;
+			// see policy-toml-deny-yolo for a real deny).
+			{"git diff", "tools.exclude run_shell_command(git diff), not enforced", Ran},
+			{"git status", "tools.allowed run_shell_command(git)", Ran},
+		},
+	},
+	{
+		agent: "gemini", name: "yolo",
+		setup: func(e *Env) {
+			goModule(e)
+			e.editJSON(filepath.Join(e.Home, ".gemini", "settings.json"), func(m map[string]any) {
+				m["tools"] = map[string]any{"exclude": []any{"run_shell_command(git diff)"}}
+			})
+		},
+		calls: []permCall{
+			{"go vet ./...", "yolo approval mode", Ran},
+			// Measured in 0.61.0: a command-specific tools.exclude is not
+			// enforced.
+			{"git diff", "tools.exclude run_shell_command(git diff), yolo", Ran},
+			{"git status", "yolo approval mode", Ran},
+		},
+	},
+	{
+		agent: "gemini", name: "policy-toml-deny-yolo",
+		setup: func(e *Env) {
+			goModule(e)
+			e.WriteFile(filepath.Join(e.Home, ".gemini", "policies", "e2e.toml"), `[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "git diff"
+decision = "deny"
+priority = 900
+`)
+		},
+		calls: []permCall{
+			{"git diff", "policy engine rule commandPrefix git diff, deny", Denied},
+			{"git status", "yolo approval mode", Ran},
+		},
+	},
+	{
+		agent: "codex", name: "execpolicy-rules-on-request",
+		setup: func(e *Env) {
+			codexOnRequest(e)
+			e.WriteFile(filepath.Join(e.Home, ".codex", "rules", "default.rules"), `prefix_rule(pattern = ["git", "log"], decision = "allow")
+prefix_rule(pattern = ["make"], decision = "prompt")
+prefix_rule(pattern = ["git", "diff"], decision = "forbidden")
+`)
+		},
+		calls: []permCall{
+			{"git log -3", "execpolicy allow", Ran},
+			{"make", "execpolicy prompt (exec cannot ask)", Refused},
+			{"git diff", "execpolicy forbidden", Denied},
+			{"ls -la", "no rule, on-request", Ran},
+		},
+	},
+	{
+		agent: "codex", name: "on-request-no-rules",
+		setup: codexOnRequest,
+		calls: []permCall{
+			{"ls -la", "Codex known-safe, on-request", Ran},
+			{"make", "on-request, full access", Ran},
+			{"git status", "on-request, full access", Ran},
+		},
+	},
+	{
+		agent: "codex", name: "approval-never",
+		calls: []permCall{
+			{"make", "approval_policy never", Ran},
+			{"git status", "approval_policy never", Ran},
+		},
+	},
+	{
+		agent: "copilot", name: "allow-deny-tool-flags",
+		setup: func(e *Env) {
+			goModule(e)
+			e.ReplaceArgs([]string{"--allow-all-tools"}, "--allow-tool", "shell(go vet)", "--deny-tool", "shell(git diff)")
+		},
+		calls: []permCall{
+			{"go vet ./...", "--allow-tool shell(go vet)", Ran},
+			{"go build ./...", "no rule (-p cannot ask)", Refused},
+			{"git diff", "--deny-tool shell(git diff)", Denied},
+			{"git status", "no rule, Copilot's read-only auto-allow", Ran},
+		},
+	},
+	{
+		agent: "copilot", name: "allow-all-deny-tool",
+		setup: func(e *Env) {
+			goModule(e)
+			e.Args = append(e.Args, "--deny-tool", "shell(git diff)")
+		},
+		calls: []permCall{
+			{"go build ./...", "--allow-all-tools", Ran},
+			{"git diff", "--deny-tool shell(git diff)", Denied},
+			{"git status", "--allow-all-tools", Ran},
+		},
+	},
+}
+
+// codexOnRequest: approval_policy "on-request" instead of "never", without
+// the exec flag that bypasses approvals (the sandbox stays off: this
+// container has no user namespaces for Codex's bwrap). Codex 0.169.0
+// refuses "untrusted" ("no longer supported"), so "ask" in Codex is an
+// execpolicy prompt rule.
+func codexOnRequest(e *Env) {
+	e.ReplaceArgs([]string{"--dangerously-bypass-approvals-and-sandbox"})
+	p := filepath.Join(e.Home, ".codex", "config.toml")
+	cfg := readFile(e.T, p)
+	e.WriteFile(p, strings.Replace(cfg, `approval_policy = "never"`, `approval_policy = "on-request"`, 1))
+}
+
+func TestPermissionParity(t *testing.T) {
+	RequireEnabled(t)
+	for _, a := range SelectedAgents() {
+		for _, c := range permCases {
+			if c.agent != a.Name {
+				continue
+			}
+			t.Run(a.Name+"/"+c.name, func(t *testing.T) {
+				if c.skip != "" {
+					t.Skip(c.skip)
+				}
+				bin := RequireGotk(t, a)
+				var cmds []string
+				for _, k := range c.calls {
+					cmds = append(cmds, k.cmd)
+				}
+				script := fakemodel.Script{Commands: cmds}
+				run := func(withGotk bool) *Result {
+					e := NewEnv(t, a, script)
+					if c.setup != nil {
+						c.setup(e)
+					}
+					if withGotk {
+						e.InstallGotk(bin)
+					}
+					return e.Run()
+				}
+				raw, got := run(false), run(true)
+				for i, k := range c.calls {
+					ro, go_ := Classify(a.Name, raw.ToolResult(i)), Classify(a.Name, got.ToolResult(i))
+					t.Logf("%-16s %-48s without gotk: %-24s with gotk: %s", k.cmd, k.why, ro, go_)
+					t.Logf("  without: %q", tail(raw.ToolResult(i), 300))
+					t.Logf("  with:    %q", tail(got.ToolResult(i), 300))
+					if ro != k.want {
+						t.Errorf("%s: premise: %q (%s) without gotk: %s, want %s", a.Name, k.cmd, k.why, ro, k.want)
+					}
+					if go_ != ro {
+						t.Errorf("%s: PARITY: %q (%s): %s without gotk, %s with gotk", a.Name, k.cmd, k.why, ro, go_)
+					} else if ro == Refused && !approvalWording.MatchString(got.ToolResult(i)) {
+						// Same outcome, but the model must still learn that
+						// the command did not run for want of approval.
+						t.Errorf("%s: MESSAGE: %q (%s) was refused with gotk, but the tool result %q does not say it needs approval (without gotk: %q)",
+							a.Name, k.cmd, k.why, got.ToolResult(i), raw.ToolResult(i))
+					}
+				}
+			})
+		}
+	}
+}
+
+// approvalWording is what a refusal must say, in some words, so that the
+// model knows the command did not run.
+var approvalWording = regexp.MustCompile(`(?i)approv|permission|grant|confirm|denied|rejected|not run`)
+
+func readFile(t testing.TB, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
