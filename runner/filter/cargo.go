@@ -76,7 +76,7 @@ func (cargoTest) Render(in Input) (Output, error) {
 		}
 		res = append(res, l)
 	}
-	res = dropBlankRuns(append(res, foldRustFrames(failLines, in)...))
+	res = dropBlankRuns(dropFailureList(append(res, foldRustFrames(failLines, in)...)))
 	if suites > 0 {
 		s := fmt.Sprintf("cargo test: %d passed", passed)
 		if failed > 0 {
@@ -94,6 +94,42 @@ func (cargoTest) Render(in Input) (Output, error) {
 		Stdout: join(res),
 		Stderr: keepStderr(in, cargoChatter, cargoRunning, cargoDone, rustcBoiler),
 	}, nil
+}
+
+// rustOmitted is libtest's advice under a short backtrace; the frames
+// gotk leaves out are announced with their own recall note.
+var rustOmitted = lazy("^note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace\\.$")
+
+// dropFailureList drops the closing "failures:" list of a suite when every
+// name in it already heads its own "---- name stdout ----" section above
+// (the failing tests stay named there and in their "... FAILED" lines),
+// and libtest's advice about verbose backtraces.
+func dropFailureList(ls []string) []string {
+	sections := map[string]bool{}
+	var out []string
+	for i := 0; i < len(ls); i++ {
+		l := ls[i]
+		if rustOmitted.MatchString(l) {
+			continue
+		}
+		if name, ok := strings.CutPrefix(l, "---- "); ok {
+			if name, ok = strings.CutSuffix(name, " stdout ----"); ok {
+				sections[name] = true
+			}
+		}
+		if l == "failures:" {
+			j := i + 1
+			for j < len(ls) && strings.HasPrefix(ls[j], "    ") && sections[strings.TrimSpace(ls[j])] {
+				j++
+			}
+			if j > i+1 && (j == len(ls) || strings.TrimSpace(ls[j]) == "") {
+				i = j - 1
+				continue
+			}
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // rustStdFrame is the location line of a backtrace frame in Rust's own

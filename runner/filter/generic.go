@@ -1,6 +1,7 @@
 package filter
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -12,12 +13,43 @@ type lineFilter struct {
 	same
 	noise []*lazyRegexp // lines dropped from both streams
 	max   int           // stdout lines kept before capping (0: no cap)
+	// summaryRepeats marks the closing summary of tools that list every
+	// diagnostic a second time there (MSBuild's "Build FAILED."): after
+	// it, a line printed verbatim above is not printed again.
+	summaryRepeats *lazyRegexp
+}
+
+// dropSummaryRepeats drops, after the first line summary matches, the
+// lines already printed verbatim above it, and says how many went.
+func dropSummaryRepeats(ls []string, summary *lazyRegexp) []string {
+	seen := map[string]bool{}
+	var out []string
+	after, dropped, at := false, 0, 0
+	for _, l := range ls {
+		if !after && summary.MatchString(l) {
+			after, at = true, len(out)+1
+		}
+		if after && seen[l] && strings.TrimSpace(l) != "" {
+			dropped++
+			continue
+		}
+		seen[l] = true
+		out = append(out, l)
+	}
+	if dropped == 0 {
+		return ls
+	}
+	note := fmt.Sprintf("(%s repeated from above not shown again)", plural(dropped, "line", "lines"))
+	return append(out[:at:at], append([]string{note}, out[at:]...)...)
 }
 
 // Render applies the noise list, folding and the cap to stdout, and the
 // noise list alone to stderr.
 func (f lineFilter) Render(in Input) (Output, error) {
 	out := dedupe(dropBlankRuns(dropMatching(lines(in.Stdout), f.noise...)))
+	if f.summaryRepeats != nil {
+		out = dropSummaryRepeats(out, f.summaryRepeats)
+	}
 	if f.max > 0 {
 		out = capKeeping(out, f.max, problem, in)
 	}
@@ -77,7 +109,8 @@ var (
 		lazy(`^MSBuild version `),
 		lazy(`^Welcome to \.NET`),
 	}
-	nextNoise = []*lazyRegexp{
+	dotnetSummary = lazy(`^\s*Build (FAILED|succeeded)\.\s*$`)
+	nextNoise     = []*lazyRegexp{
 		lazy(`^\s*[▲⚠]?\s*Next\.js \d`),
 		lazy(`^\s*- Environments?: `),
 		lazy(`^\s*Creating an optimized production build`),

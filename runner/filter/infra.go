@@ -132,7 +132,8 @@ func orNone(s string) string {
 }
 
 // logs renders docker logs and kubectl logs: consecutive lines equal but
-// for their timestamp fold into one line with a count; very long logs are
+// for their timestamp fold into one line with a count, long periodic
+// cycles of lines fold to their first and last round; very long logs are
 // capped keeping every error and warning line.
 type logs struct{ same }
 
@@ -140,9 +141,69 @@ var logStamp = lazy(`^\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\
 
 // Render folds repeats and caps.
 func (logs) Render(in Input) (Output, error) {
-	out := foldLogs(lines(in.Stdout), in)
+	out := foldBlocks(foldLogs(lines(in.Stdout), in), in)
 	out = capKeeping(out, 300, problem, in)
-	return Output{Stdout: join(out), Stderr: join(foldLogs(lines(in.Stderr), in))}, nil
+	return Output{Stdout: join(out), Stderr: join(foldBlocks(foldLogs(lines(in.Stderr), in), in))}, nil
+}
+
+// blockRepeats is how many times in a row a block of lines must recur
+// before foldBlocks folds it: a short repetition is worth reading, a long
+// periodic cycle (poll, process, process…) is not.
+const blockRepeats = 5
+
+// foldBlocks folds a cycle of 2 to 12 lines (after foldLogs) that recurs
+// blockRepeats or more times in a row, equal but for timestamps and
+// numbers: the first and the last cycle stay, the ones between are named
+// with the recall hint. A cycle holding an error or warning line is never
+// folded.
+func foldBlocks(ll []string, in Input) []string {
+	shape := make([]string, len(ll))
+	for i, l := range ll {
+		shape[i] = digits.ReplaceAllString(logStamp.ReplaceAllString(embeddedStamp.ReplaceAllString(l, "<t>"), ""), "0")
+	}
+	same := func(a, b, k int) bool {
+		for x := range k {
+			if shape[a+x] != shape[b+x] {
+				return false
+			}
+		}
+		return true
+	}
+	var out []string
+	for i := 0; i < len(ll); {
+		folded := false
+		for k := 2; k <= 12 && i+k*blockRepeats <= len(ll); k++ {
+			clean := true
+			for _, l := range ll[i : i+k] {
+				if problem.MatchString(l) {
+					clean = false
+					break
+				}
+			}
+			if !clean {
+				break
+			}
+			r := 1
+			for i+(r+1)*k <= len(ll) && same(i, i+r*k, k) {
+				r++
+			}
+			if r < blockRepeats {
+				continue
+			}
+			last := i + (r-1)*k
+			out = append(out, ll[i:i+k]...)
+			out = append(out, fmt.Sprintf("  … these %d lines recur %d more times (timestamps and numbers differ), until %s: %s", k, r-2, stampOf(ll[last-1]), in.Recall()))
+			out = append(out, ll[last:last+k]...)
+			i = last + k
+			folded = true
+			break
+		}
+		if !folded {
+			out = append(out, ll[i])
+			i++
+		}
+	}
+	return out
 }
 
 // foldLogs folds runs of 3+ lines equal after their timestamps are

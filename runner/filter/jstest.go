@@ -16,6 +16,10 @@ var jsTestNoise = []*lazyRegexp{
 	lazy(`^\s*Running \d+ tests? using \d+ worker`), // playwright banner
 	lazy(`^\s*Start at\s`),
 	lazy(`^\s*Determining test suites to run`),
+	lazy(`^\s*Duration\s+[\d.]+m?s\b`),             // vitest: wall time, not a count
+	lazy(`^Time:\s+[\d.]+ ?m?s\b`),                 // jest: wall time
+	lazy(`^Snapshots:\s+0 total$`),                 // jest: no snapshots involved
+	lazy(`^Ran all test suites( matching .*)?\.$`), // jest: echo of the pattern
 }
 
 // jsTest renders vitest, jest and playwright: the noise list on both
@@ -86,10 +90,14 @@ var (
 	ruleRun    = lazy(`={4,}|_{4,}|⎯{4,}|─{4,}|━{4,}`)
 	ruleStart  = lazy(`^\s*(={4,}|_{4,}|⎯{4,}|─{4,}|━{4,})`)
 	spacedRule = lazy(`^(_ ){4,}_?\s*$`)
+	// trailingRule is a box-drawing rule padding a heading to the
+	// terminal's width ("  1) [chromium] › a.spec.ts:15:5 › t ─────").
+	trailingRule = lazy(`\S\s*(⎯{4,}|─{4,}|━{4,})\s*$`)
 )
 
 // trimRules shortens decorative rules in section headings to three
-// characters ("=== FAILURES ===").
+// characters ("=== FAILURES ===") and drops the rules that pad a heading
+// out to the terminal's width.
 func trimRules(ls []string) []string {
 	out := make([]string, len(ls))
 	for i, l := range ls {
@@ -101,6 +109,8 @@ func trimRules(ls []string) []string {
 				c := []rune(r)[0]
 				return string([]rune{c, c, c})
 			})
+		case trailingRule.MatchString(l):
+			l = strings.TrimRight(l[:trailingRule.FindStringSubmatchIndex(l)[2]], " ")
 		}
 		out[i] = l
 	}

@@ -6,7 +6,7 @@ import (
 )
 
 // eslint renders ESLint's default (stylish) report: per file, each
-// distinct problem on one line (`L:C, L:C severity message  rule`): a
+// distinct problem on one line (`L:C L:C,C severity message  rule`): a
 // message repeated in a file is written once with all its locations, so
 // every location, message and rule survives. The totals line is ESLint's
 // own. A very long report is capped.
@@ -32,7 +32,7 @@ func (eslint) Render(in Input) (Output, error) {
 	index := map[string]*problem{}
 	flush := func() {
 		for _, p := range file {
-			l := "  " + strings.Join(p.locs, ", ") + " " + p.sev + " " + p.msg
+			l := "  " + joinLocs(p.locs) + " " + p.sev + " " + p.msg
 			if p.rule != "" {
 				l += "  " + p.rule
 			}
@@ -60,6 +60,26 @@ func (eslint) Render(in Input) (Output, error) {
 	}
 	flush()
 	return Output{Stdout: join(capKeeping(res, 300, nil, in)), Stderr: in.Stderr}, nil
+}
+
+// joinLocs writes line:column locations space-separated, the columns of
+// one line joined after it: "5:42 965:109,211 1020:2".
+func joinLocs(locs []string) string {
+	var b strings.Builder
+	prev := ""
+	for i, loc := range locs {
+		line, col, _ := strings.Cut(loc, ":")
+		switch {
+		case i == 0:
+			b.WriteString(loc)
+		case line == prev:
+			b.WriteString("," + col)
+		default:
+			b.WriteString(" " + loc)
+		}
+		prev = line
+	}
+	return b.String()
 }
 
 // biome renders Biome's diagnostics without the code frames and the
