@@ -333,6 +333,15 @@ func (pl *plan) apply(stdout func(string)) error {
 			return rollback(&pathError{p, err})
 		}
 		done = append(done, c)
+		// An uninstall that restores the file exactly leaves nothing for
+		// the backup to hold: it goes, so the folder is as it was.
+		if bak := c.path + ".gotk.bak"; !c.remove {
+			if b, err := os.ReadFile(bak); err == nil && bytes.Equal(b, c.after) {
+				if os.Remove(bak) == nil {
+					stdout("  removed backup " + bak + " (the file is back to it)")
+				}
+			}
+		}
 	}
 	// Folders gotk created go when they are empty again, deepest first.
 	var dirs []string
