@@ -194,21 +194,18 @@ func loadGemini(r *Rules, env Env) {
 	var g doc
 	haveGlobal := r.readJSON(env, gf, &g)
 	trusted := env.Getenv("GEMINI_CLI_TRUST_WORKSPACE") == "true" || !(g.Security.FolderTrust.Enabled != nil && *g.Security.FolderTrust.Enabled)
-	files := []struct {
+	type settings struct {
 		path string
 		d    doc
 		ok   bool
-	}{{gf, g, haveGlobal}}
+	}
+	files := []settings{{gf, g, haveGlobal}}
 	if trusted && env.Cwd != "" {
 		pf := filepath.Join(env.Cwd, ".gemini", "settings.json")
 		if pf != gf {
 			var p doc
 			ok := r.readJSON(env, pf, &p)
-			files = append(files, struct {
-				path string
-				d    doc
-				ok   bool
-			}{pf, p, ok})
+			files = append(files, settings{pf, p, ok})
 		}
 	}
 	// System settings: only where policy files come from.
