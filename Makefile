@@ -15,7 +15,8 @@ MODULES  := $(shell $(GO) work edit -json | sed -n 's/.*"DiskPath": "\.\/\(.*\)"
 AGENTS   := $(patsubst agents/%/,%,$(sort $(dir $(wildcard agents/*/main.go))))
 BINARIES := gotk=./runner $(if $(wildcard installer/cmd/gotk-install),gotk-install=./installer/cmd/gotk-install,$(if $(wildcard installer/main.go),gotk-install=./installer)) \
             $(foreach a,$(AGENTS),gotk-hook-$(a)=./agents/$(a))
-LDFLAGS  := -s -w
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  := -s -w -X main.version=$(VERSION) -X github.com/gotk-dev/gotk/installer/install.Version=$(VERSION)
 FUZZTIME ?= 10s
 
 .PHONY: all build install uninstall test test-go test-plugins bench fuzz cross e2e clean fmt vet

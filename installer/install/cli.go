@@ -32,7 +32,12 @@ type cli struct {
 	DryRun    bool   `help:"Print the changes as unified diffs; write nothing."`
 	Yes       bool   `short:"y" help:"Do not ask before changing files."`
 	BinDir    string `help:"Folder holding the gotk-hook-* binaries (default: next to gotk-install, else PATH)." placeholder:"DIR"`
+
+	Version kong.VersionFlag `help:"Print gotk-install's version."`
 }
+
+// Version is set at link time (make build: -X …/install.Version=…).
+var Version = "dev"
 
 const prog = "gotk-install"
 
@@ -42,7 +47,7 @@ func Main(args []string, e *Env) int {
 	var c cli
 	parser, err := kong.New(&c, kong.Name(prog),
 		kong.Description("Install gotk's hooks, plugins and rules into coding agents' configuration."),
-		kong.Vars{"agents": strings.Join(AgentNames(), ", ")},
+		kong.Vars{"agents": strings.Join(AgentNames(), ", "), "version": prog + " " + Version},
 		kong.Writers(e.Stdout, e.Stderr),
 		kong.Exit(func(int) { panic(exitHelp{}) }))
 	if err != nil {
