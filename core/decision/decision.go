@@ -189,7 +189,8 @@ func (e *Engine) Decide(req Request) Decision {
 	if cwd == "" {
 		cwd = e.Env.Cwd
 	}
-	rules := e.rulesFor(filepath.Clean(cwd))
+	cwd = filepath.Clean(cwd)
+	rules := e.rulesFor(cwd)
 	d.Warnings = append(d.Warnings, rules.Warnings...)
 	if rules.Unreadable {
 		// Unknown rules could deny this very command: gotk steps aside.
@@ -202,7 +203,7 @@ func (e *Engine) Decide(req Request) Decision {
 	for i := range script.Commands {
 		plans[i] = e.plan(script, i, req)
 	}
-	d.Permission = e.permit(rules, script, plans, req, &d)
+	d.Permission = e.permit(rules, script, plans, req, cwd, &d)
 	if d.Permission == permission.Deny {
 		d.Verdict = Deny
 		d.Reason = "a deny rule matches"

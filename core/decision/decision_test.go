@@ -189,8 +189,26 @@ func TestPermissionParity(t *testing.T) {
 		{"FOO=1 git status", AskRewrite, "FOO=1 gotk git status"},
 		{"env git status", AskRewrite, "env gotk git status"},
 		{"git -c core.pager=x log", AskRewrite, "gotk git -c core.pager=x log"},
+		{"git status -uno", AskRewrite, "gotk git status -uno"},
 		{"find . -name '*.go'", AllowRewrite, "gotk find . -name '*.go'"},
 		{"find . -name x -delete", AskRewrite, "gotk find . -name x -delete"}, // not read-only: Claude would ask
+	})
+	// Claude's read-only set as measured in Claude Code 2.1.328
+	// (e2e/claude_readonly_test.go): only inside the working directory,
+	// not in a subshell, not behind time/nice/nohup, not with git global
+	// options; compounds of read-only parts stay read-only.
+	run(t, e, claude, []tc{
+		{"cat notes.txt", AllowRewrite, "gotk cat notes.txt"},
+		{"cat /etc/hostname", AskRewrite, "gotk cat /etc/hostname"},
+		{"ls ../elsewhere", AskRewrite, "gotk ls ../elsewhere"},
+		{"ls ~/x", AskRewrite, "gotk ls ~/x"},
+		{"(ls)", AskRewrite, "(gotk ls)"},
+		{"time git status", AskRewrite, "time gotk git status"},
+		{"nice git status", AskRewrite, "nice gotk git status"},
+		{"git -C sub status", AskRewrite, "gotk git -C sub status"},
+		{"git status && echo done", AllowRewrite, "gotk git status && echo done"},
+		{"cd sub && ls -la", AllowRewrite, "cd sub && gotk ls -la"},
+		{"git status && go version", AskRewrite, "gotk git status && go version"},
 	})
 	// Default never becomes Allow on its own, even for a host without
 	// read-only auto-allow.

@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/gotk-dev/gotk/core/permission"
@@ -22,9 +23,15 @@ type plan struct {
 }
 
 // claudeWrappers are the wrappers Claude Code itself strips before matching
-// a permission rule; an allow rule is tested against the command under
-// these only (an assignment or `env` in front keeps it from matching).
+// a permission rule (its docs); an allow rule is tested against the command
+// under these only (an assignment or `env` in front keeps it from
+// matching).
 var claudeWrappers = map[string]bool{"timeout": true, "time": true, "nice": true, "nohup": true, "stdbuf": true, "command": true, "builtin": true, "noglob": true}
+
+// readOnlyWrappers are the wrappers behind which Claude Code still treats a
+// command as read-only (measured in Claude Code 2.1.328: `timeout 5 ls` and
+// `command ls` run; `time ls`, `nice ls`, `nohup ls` ask).
+var readOnlyWrappers = map[string]bool{"timeout": true, "command": true}
 
 func (e *Engine) plan(s *shell.Script, i int, req Request) plan {
 	c := &s.Commands[i]
@@ -204,7 +211,7 @@ func joinRaw(w []shell.Word) string {
 // simple command (substitutions included) matches a deny rule, Ask if any
 // matches an ask rule, Allow if every one is allowed — by a rule, by the
 // session's mode, or as the host's own read-only command — else Default.
-func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, req Request, d *Decision) permission.Verdict {
+func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, req Request, cwd string, d *Decision) permission.Verdict {
 	d.Segments = make([]Segment, len(s.Commands))
 	worst := permission.Allow
 	anyAsk, anyDeny := false, false
@@ -213,7 +220,8 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 		p := plans[i]
 		seg := segmentFor(c, p)
 		res := rules.Check(seg)
-		t := Segment{Text: p.text, Rule: ruleID(p), Reason: p.reason, Permission: res.Verdict.String(), ReadOnly: p.readOnly && req.ReadOnlyAutoAllow && plain(c, p)}
+		t := Segment{Text: p.text, Rule: ruleID(p), Reason: p.reason, Permission: res.Verdict.String(),
+			ReadOnly: p.readOnly && req.ReadOnlyAutoAllow && readOnlyForm(c, p) && insideDir(p.argv, cwd)}
 		if res.Rule != nil {
 			t.PermissionRule = res.Rule.Raw + " (" + res.Rule.Source + ")"
 		}
@@ -272,11 +280,48 @@ func segmentFor(c *shell.Command, p plan) permission.Segment {
 
 // plain: no assignment in front, and only wrappers the host itself strips.
 func plain(c *shell.Command, p plan) bool {
+	return onlyLayers(c, p, claudeWrappers)
+}
+
+// readOnlyForm: the form in which Claude Code still recognises a read-only
+// command — no assignment, no subshell, no `time`, only timeout/command.
+func readOnlyForm(c *shell.Command, p plan) bool {
+	return !c.InSubshell && !c.Timed && onlyLayers(c, p, readOnlyWrappers)
+}
+
+func onlyLayers(c *shell.Command, p plan, allowed map[string]bool) bool {
 	if len(c.Assigns) > 0 || !p.peeledOK {
 		return false
 	}
 	for _, l := range p.peeled.Layers {
-		if !claudeWrappers[l] {
+		if !allowed[l] {
+			return false
+		}
+	}
+	return true
+}
+
+// insideDir: every operand that could be a path stays inside dir (Claude
+// Code reads without asking only inside its working directories: `cat
+// /etc/hostname` and `ls ../x` ask). Options are not paths; ~ always
+// leaves.
+func insideDir(argv []string, dir string) bool {
+	if dir == "" {
+		return false
+	}
+	for _, a := range argv[1:] {
+		if a == "" || strings.HasPrefix(a, "-") {
+			continue
+		}
+		if strings.HasPrefix(a, "~") {
+			return false
+		}
+		p := a
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		rel, err := filepath.Rel(dir, filepath.Clean(p))
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return false
 		}
 	}

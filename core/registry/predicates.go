@@ -158,40 +158,90 @@ func notLongRunning(args []string) bool {
 	return true
 }
 
-// gitRO wraps a read-only test of a git subcommand's arguments: git's own
-// `-c` and `--config-env` can run programs (core.pager, core.fsmonitor), so
-// they are never read-only.
+// gitRO wraps a read-only test of a git subcommand's arguments. Claude
+// Code treats any git global option before the subcommand (-C, -c,
+// --no-pager, …) as needing approval (measured in Claude Code 2.1.328), and
+// `-c` could run programs anyway.
 func gitRO(sub func([]string) bool) func([]string) bool {
 	return func(args []string) bool {
-		ops := skipGlobals("git", args)
-		if len(ops) == 0 {
+		if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 			return false
 		}
-		for _, a := range args[:len(args)-len(ops)] {
-			if a == "-c" || a == "--config-env" || strings.HasPrefix(a, "--config-env=") || strings.HasPrefix(a, "--exec-path") {
-				return false
-			}
-		}
-		return sub(ops[1:])
+		return sub(args[1:])
 	}
 }
 
-// branchListing: `git branch` that only lists (no name to create, no
-// delete/move/copy/upstream change).
-func branchListing(args []string) bool {
-	list := anyFlag("--list", "-l")(args)
-	for _, a := range args {
-		if a == "--" {
+// onlyFlags: every option is one of allowed (exactly, or as `--opt=value`
+// for an allowed `--opt=`, or `-n`/`-NUM` counts where allowed holds "-NUM").
+// Claude Code runs git's reading commands without asking only with flags it
+// knows; these lists are what Claude Code 2.1.328 was measured to run
+// (e2e/claude_readonly_test.go). Operands (revisions, paths) are fine.
+func onlyFlags(allowed map[string]bool) func([]string) bool {
+	return func(args []string) bool {
+		valued := false
+		for _, a := range args {
+			switch {
+			case valued:
+				valued = false
+			case a == "--":
+				return true
+			case !strings.HasPrefix(a, "-") || a == "-":
+			case allowed[a]:
+				valued = allowed[a+" VALUE"]
+			case strings.Contains(a, "=") && allowed[a[:strings.IndexByte(a, '=')+1]]:
+			case allowed["-NUM"] && isCount(a[1:]):
+			case allowed["-S…"] && strings.HasPrefix(a, "-S") && len(a) > 2:
+			default:
+				return false
+			}
+		}
+		return true
+	}
+}
+
+func isCount(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
 			return false
 		}
-		if !strings.HasPrefix(a, "-") {
+	}
+	return true
+}
+
+// statusFlags: the `git status` options Claude Code runs without asking
+// (not -u…, not --porcelain=VERSION).
+var statusFlags = set("--porcelain", "-s", "--short", "-b", "--branch", "--ignored", "--untracked-files=")
+
+// historyFlags: the `git log/diff/show` options Claude Code runs without
+// asking (not --output, --ext-diff, --textconv, --color, -U<n>).
+var historyFlags = set("--oneline", "-p", "--patch", "--stat", "--format=", "--pretty=", "--graph", "--all",
+	"-S…", "--follow", "--decorate", "-n", "-n VALUE", "-NUM", "--name-status", "--name-only", "--since=", "--until=",
+	"--author=", "--no-ext-diff", "--cached", "--staged", "--no-index", "--word-diff", "-s", "--no-patch")
+
+// branchListing: `git branch` that only lists (no name to create, no
+// delete/move/copy/upstream change). The commit operand of --contains,
+// --merged, --no-merged and --points-at is not a name.
+func branchListing(args []string) bool {
+	list := anyFlag("--list", "-l")(args)
+	takesCommit := set("--contains", "--no-contains", "--merged", "--no-merged", "--points-at")
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return false
+		case takesCommit[a]:
+			if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+				i++
+			}
+		case !strings.HasPrefix(a, "-"):
 			if !list {
 				return false // a name: creates a branch
 			}
-			continue
-		}
-		if hasFlag([]string{a}, []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy",
-			"-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-f", "--force", "-t", "--track", "--no-track", "--create-reflog"}) {
+		case hasFlag([]string{a}, []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy",
+			"-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-f", "--force", "-t", "--track", "--no-track", "--create-reflog"}):
 			return false
 		}
 	}

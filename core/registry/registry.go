@@ -92,7 +92,7 @@ func IsReadOnly(argv []string) bool {
 		}
 		return r.ReadOnly != nil && r.ReadOnly(args)
 	}
-	return false
+	return otherReadOnly(argv)
 }
 
 // Rules returns the table, in order. Callers must not modify it.

@@ -210,7 +210,10 @@ func TestUnknownWordsAreRefused(t *testing.T) {
 
 func TestReadOnly(t *testing.T) {
 	ro := []string{
-		"git status", "git -C x status", "git log -5", "git diff", "git show HEAD", "git branch", "git branch -a -v",
+		"git status", "git status -s -b", "git status --porcelain", "git status --untracked-files=no -- main.go", "git log -5",
+		"git log --oneline -n 2 --since=2.weeks -Sfoo -- a.go", "git diff --cached --stat", "git show HEAD:main.go",
+		"git branch --contains HEAD", "git branch --merged main", "echo hi", "pwd", "cd sub", "sort -r f", "git rev-parse HEAD",
+		"git remote -v", "git tag", "date", "find . -print0", "git diff", "git show HEAD", "git branch", "git branch -a -v",
 		"git branch --list 'feat*'", "git stash list", "git stash show -p", "ls -la", "cat f", "head -5", "tail -n 3 f",
 		"grep -rn x .", "rg foo", "wc -l", "tree", "find . -name x", "diff a b",
 	}
@@ -218,7 +221,12 @@ func TestReadOnly(t *testing.T) {
 		"git -c core.pager=evil log", "git --config-env=a=b status", "git log --output=f", "git diff --ext-diff",
 		"git branch new", "git branch -D old", "git branch -m a b", "git stash", "git stash pop", "git add .",
 		"git commit -m x", "git push", "find . -delete", "find . -exec rm {} ;", "find . -fprint f", "rg --pre cat x",
-		"tree -o f", "npm test", "go test", "/usr/bin/git status", "docker ps", "echo hi",
+		"tree -o f", "npm test", "go test", "/usr/bin/git status", "docker ps",
+		// measured refusals in Claude Code 2.1.328 (e2e/claude_readonly_test.go)
+		"git -C x status", "git --no-pager log -1", "git -P log", "git status -uno", "git status --porcelain=v2",
+		"git diff --color=never", "git diff -U1", "git log --textconv", "rg --files", "rg -z x", "find . -fls f",
+		"find . -fprintf f %p", "env", "printenv", "uniq f", "awk 1 f", "go version", "npm -v", "sort -o out f",
+		"git remote add x y", "git tag v1",
 	}
 	for _, c := range ro {
 		if !IsReadOnly(strings.Fields(c)) {

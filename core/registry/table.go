@@ -28,9 +28,9 @@ var table = []Rule{
 	{ID: "next.build", Program: "next", Sub: subs("build"), Category: Build, Handler: "next"},
 
 	// ── version control ────────────────────────────────────────────────────
-	{ID: "git.status", Program: "git", Sub: subs("status"), Category: VCS, Pipe: PipeProducer, Handler: "git-status", ReadOnly: gitRO(yes)},
-	{ID: "git.log", Program: "git", Sub: subs("log"), Category: VCS, Pipe: PipeProducer, Handler: "git-log", ReadOnly: gitRO(noFlag("--output", "--ext-diff"))},
-	{ID: "git.diff", Program: "git", Sub: subs("diff", "show"), Category: VCS, Pipe: PipeProducer, Handler: "git-diff", ReadOnly: gitRO(noFlag("--output", "--ext-diff"))},
+	{ID: "git.status", Program: "git", Sub: subs("status"), Category: VCS, Pipe: PipeProducer, Handler: "git-status", ReadOnly: gitRO(onlyFlags(statusFlags))},
+	{ID: "git.log", Program: "git", Sub: subs("log"), Category: VCS, Pipe: PipeProducer, Handler: "git-log", ReadOnly: gitRO(onlyFlags(historyFlags))},
+	{ID: "git.diff", Program: "git", Sub: subs("diff", "show"), Category: VCS, Pipe: PipeProducer, Handler: "git-diff", ReadOnly: gitRO(onlyFlags(historyFlags))},
 	{ID: "git.branch", Program: "git", Sub: subs("branch"), Category: VCS, Pipe: PipeProducer, Handler: "git-branch", ReadOnly: gitRO(branchListing)},
 	{ID: "git.stash", Program: "git", Sub: subs("stash"), Category: VCS, Handler: "git-stash", ReadOnly: gitRO(stashListing)},
 	{ID: "git.change", Program: "git", Sub: subs("add", "commit", "push", "pull", "fetch"), Category: VCS, Handler: "git-change"},
@@ -53,9 +53,9 @@ var table = []Rule{
 
 	// ── files ──────────────────────────────────────────────────────────────
 	{ID: "ls", Program: "ls", Category: Files, Pipe: PipeProducer, Handler: "ls", ReadOnly: yes},
-	{ID: "find", Program: "find", Category: Files, Pipe: PipeProducer, Handler: "find", Accept: noFlag("-print0", "-printf", "-fprintf", "-ls", "-fls", "-exec", "-execdir", "-ok", "-okdir"), ReadOnly: noFlag("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0")},
+	{ID: "find", Program: "find", Category: Files, Pipe: PipeProducer, Handler: "find", Accept: noFlag("-print0", "-printf", "-fprintf", "-ls", "-fls", "-exec", "-execdir", "-ok", "-okdir"), ReadOnly: noFlag("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls")},
 	{ID: "grep", Program: "grep", Category: Files, Pipe: PipeFinal, Handler: "grep", Accept: noFlag("-Z", "--null", "-z", "--null-data"), ReadOnly: yes},
-	{ID: "rg", Program: "rg", Category: Files, Pipe: PipeFinal, Handler: "grep", Accept: noFlag("-0", "--null", "--json"), ReadOnly: noFlag("--pre")},
+	{ID: "rg", Program: "rg", Category: Files, Pipe: PipeFinal, Handler: "grep", Accept: noFlag("-0", "--null", "--json"), ReadOnly: noFlag("--pre", "--files", "-z", "--search-zip")},
 	{ID: "cat", Program: "cat", Category: Files, Handler: "read", Accept: catPlain, ReadOnly: yes},
 	{ID: "head", Program: "head", Category: Files, Handler: "read", Accept: hasOperand, ReadOnly: yes},
 	{ID: "tail", Program: "tail", Category: Files, Handler: "read", Accept: all(hasOperand, noFlag("-f", "-F", "--follow", "--retry", "--pid")), ReadOnly: yes},

@@ -52,6 +52,8 @@ type Command struct {
 	Opaque bool
 	// Substituted is true for a command inside $(…), `…`, <(…) or >(…).
 	Substituted bool
+	// InSubshell is true inside ( … ); Timed behind the `time` keyword.
+	InSubshell, Timed bool
 }
 
 // Pipeline describes one pipeline by its stages (indexes into Script.Commands,
@@ -87,7 +89,7 @@ func Parse(src string) (*Script, error) {
 }
 
 type ctx struct {
-	opaque, subst bool
+	opaque, subst, subshell, timed bool
 }
 
 type walker struct {
@@ -129,7 +131,9 @@ func (w *walker) stmt(st *syntax.Stmt, c ctx) {
 	case *syntax.Block:
 		w.stmts(x.Stmts, c)
 	case *syntax.Subshell:
-		w.stmts(x.Stmts, c)
+		in := c
+		in.subshell = true
+		w.stmts(x.Stmts, in)
 	case *syntax.IfClause:
 		for cl := x; cl != nil; cl = cl.Else {
 			w.stmts(cl.Cond, c)
@@ -147,9 +151,11 @@ func (w *walker) stmt(st *syntax.Stmt, c ctx) {
 	case *syntax.FuncDecl:
 		w.stmt(x.Body, c)
 	case *syntax.TimeClause:
-		w.stmt(x.Stmt, c)
+		in := c
+		in.timed = true
+		w.stmt(x.Stmt, in)
 	case *syntax.CoprocClause:
-		w.stmt(x.Stmt, ctx{opaque: true, subst: c.subst})
+		w.stmt(x.Stmt, ctx{opaque: true, subst: c.subst, subshell: c.subshell, timed: c.timed})
 	}
 	// ArithmCmd, TestClause, DeclClause, LetClause, TestDecl: grammar, not
 	// commands gotk could run.
@@ -183,7 +189,7 @@ func (w *walker) pipeline(st *syntax.Stmt, c ctx) {
 		p.Stages = append(p.Stages, -1)
 		// A compound stage: its commands run, but their output is part of
 		// the pipe in ways we do not model; never rewrite inside.
-		w.stmt(s, ctx{opaque: true, subst: c.subst})
+		w.stmt(s, ctx{opaque: true, subst: c.subst, subshell: c.subshell, timed: c.timed})
 	}
 	w.s.Pipelines = append(w.s.Pipelines, p)
 }
@@ -203,6 +209,8 @@ func (w *walker) call(st *syntax.Stmt, x *syntax.CallExpr, c ctx, pipeID, idx, n
 		PipeAll:     all,
 		Opaque:      c.opaque || c.subst,
 		Substituted: c.subst,
+		InSubshell:  c.subshell,
+		Timed:       c.timed,
 	}
 	if cmd.End > len(w.s.Src) {
 		cmd.End = len(w.s.Src)
