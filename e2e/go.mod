@@ -2,4 +2,12 @@ module github.com/gotk-dev/gotk/e2e
 
 go 1.26.0
 
+require github.com/gotk-dev/gotk/core v0.0.0
+
+require (
+	github.com/BurntSushi/toml v1.6.0 // indirect
+	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
+)
+
 replace github.com/gotk-dev/gotk/core => ../core
