@@ -218,7 +218,7 @@ var statusFlags = set("--porcelain", "-s", "--short", "-b", "--branch", "--ignor
 // historyFlags: the `git log/diff/show` options Claude Code runs without
 // asking (not --output, --ext-diff, --textconv, --color, -U<n>).
 var historyFlags = set("--oneline", "-p", "--patch", "--stat", "--format=", "--pretty=", "--graph", "--all",
-	"-S…", "--follow", "--decorate", "-n", "-n VALUE", "-NUM", "--name-status", "--name-only", "--since=", "--until=",
+	"-S…", "-S", "-S VALUE", "--follow", "--decorate", "-n", "-n VALUE", "-NUM", "--name-status", "--name-only", "--since=", "--until=",
 	"--author=", "--no-ext-diff", "--cached", "--staged", "--no-index", "--word-diff", "-s", "--no-patch")
 
 // branchListing: `git branch` that only lists (no name to create, no
