@@ -174,7 +174,7 @@ func isDisplayConsumer(c *shell.Command) bool {
 	switch c.Words[0].Value {
 	case "head":
 		for _, a := range args {
-			if a != "-" && !strings.HasPrefix(a, "-") && !isNumber(a) {
+			if a != "-" && !strings.HasPrefix(a, "-") && !shell.IsDigits(a) {
 				return false // a file operand: head reads that instead
 			}
 		}
@@ -185,18 +185,6 @@ func isDisplayConsumer(c *shell.Command) bool {
 		return true
 	}
 	return false
-}
-
-func isNumber(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 func joinRaw(w []shell.Word) string {

@@ -190,16 +190,7 @@ func peelNice(w []Word, i int) (int, bool) {
 }
 
 func isSignedInt(v string) bool {
-	v = strings.TrimPrefix(v, "-")
-	if v == "" {
-		return false
-	}
-	for _, r := range v {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
+	return IsDigits(strings.TrimPrefix(v, "-"))
 }
 
 func matchPrefix(w []Word, prefixes [][]string) int {

@@ -256,7 +256,7 @@ func fileSink(r *syntax.Redirect) bool {
 	switch r.Op {
 	case syntax.DplIn, syntax.DplOut:
 		v, ok := literal(r.Word)
-		if ok && (v == "-" || isDigits(v)) {
+		if ok && (v == "-" || IsDigits(v)) {
 			return false
 		}
 		return true // ">& file" writes a file
@@ -267,7 +267,9 @@ func fileSink(r *syntax.Redirect) bool {
 	return !(ok && v == "/dev/null")
 }
 
-func isDigits(s string) bool {
+// IsDigits reports whether s is a non-empty run of ASCII digits (a file
+// descriptor, a count).
+func IsDigits(s string) bool {
 	if s == "" {
 		return false
 	}
