@@ -84,7 +84,27 @@ func OpenExisting(path string) (*Store, error) {
 	return open(path)
 }
 
+// open opens path, retrying while another gotk holds a lock SQLite's busy
+// timeout does not wait for (switching a new file to WAL, WAL recovery):
+// seen with eight concurrent first runs.
 func open(path string) (*Store, error) {
+	deadline := time.Now().Add(5 * time.Second)
+	for delay := 5 * time.Millisecond; ; delay = min(2*delay, 200*time.Millisecond) {
+		s, err := openOnce(path)
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return s, cleanError(err)
+		}
+		time.Sleep(delay)
+	}
+}
+
+// isBusy reports SQLITE_BUSY or SQLITE_LOCKED.
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && (se.Code()&0xff == 5 || se.Code()&0xff == 6)
+}
+
+func openOnce(path string) (*Store, error) {
 	// busy_timeout first (the driver applies it before anything else), so
 	// that switching a new file to WAL waits for a concurrent gotk too.
 	// _txlock=immediate: every transaction takes the write lock at BEGIN, so
@@ -105,11 +125,11 @@ func open(path string) (*Store, error) {
 	s := &Store{db: db, path: path, maxEntry: MaxEntry, maxTotal: MaxTotal}
 	if err := persistWAL(db); err != nil {
 		db.Close()
-		return nil, cleanError(err)
+		return nil, err
 	}
 	if err := s.migrate(); err != nil {
 		db.Close()
-		return nil, cleanError(err)
+		return nil, err
 	}
 	return s, nil
 }
