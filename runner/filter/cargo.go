@@ -20,7 +20,7 @@ var (
 	cargoDone    = lazy(`^\s+Finished\s`)
 	// rustcBoiler are the lint explanations rustc repeats under every
 	// first warning of a kind; the diagnostic itself stays.
-	rustcBoiler = lazy("^\\s*= (help: for further information visit https://|note: `#\\[(warn|deny)\\(.*\\)\\]` .*(on by default|implied by))")
+	rustcBoiler = lazy("^\\s*= help: for further information visit https://")
 	testResult  = lazy(`^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out`)
 	testLine    = lazy(`^test (.+) \.\.\. (ok|ignored|FAILED)`)
 	runningN    = lazy(`^running \d+ tests?$`)

@@ -68,7 +68,7 @@ var filters = map[string]Filter{
 	"go-build":    lineFilter{noise: goNoise},
 	"cargo-build": cargoBuild{},
 	"npm":         npmRun{},
-	"make":        lineFilter{noise: makeNoise, max: 200},
+	"make":        makeFilter{lineFilter{noise: makeNoise, max: 200}},
 	"dotnet":      lineFilter{noise: dotnetNoise, max: 200, summaryRepeats: dotnetSummary},
 	"tsc":         lineFilter{max: 400},
 	"next":        lineFilter{noise: nextNoise, max: 200},

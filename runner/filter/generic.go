@@ -147,3 +147,33 @@ func hasAny(s string, subs ...string) bool {
 	}
 	return false
 }
+
+// makeFilter is make's line filter; on a green run it also drops the
+// recipe lines make echoes (compiler and archiver invocations): a build
+// that succeeded needs only its warnings and messages. On red every line
+// stays, since the failing command is part of the story.
+type makeFilter struct{ lineFilter }
+
+// recipeEcho matches a recipe line make echoed before running it.
+var recipeEcho = lazy(`^\s*(\S*/)?(cc|gcc|g\+\+|c\+\+|clang|clang\+\+|ar|ranlib|ld|as|install|rustc|javac|go build|go install)(-[\w.]+)? `)
+
+// Render drops echoed recipes from a green run, then applies lineFilter.
+func (f makeFilter) Render(in Input) (Output, error) {
+	if in.Exit != 0 {
+		return f.lineFilter.Render(in)
+	}
+	var kept []string
+	dropped := 0
+	for _, l := range lines(in.Stdout) {
+		if recipeEcho.MatchString(l) && !problem.MatchString(l) {
+			dropped++
+			continue
+		}
+		kept = append(kept, l)
+	}
+	if dropped == 0 {
+		return f.lineFilter.Render(in)
+	}
+	in.Stdout = []byte(join(append(kept, fmt.Sprintf("(%s not shown: %s)", plural(dropped, "echoed recipe line", "echoed recipe lines"), in.Recall()))))
+	return f.lineFilter.Render(in)
+}

@@ -124,7 +124,7 @@ type pytest struct{ same }
 
 var (
 	pyHeader   = lazy(`^(=+ test session starts =+|platform \S+ -- Python|cachedir: |rootdir: |configfile: |plugins: |collecting \.\.\.|collected \d+ items?)`)
-	pyProgress = lazy(`^\S+\.py [.sxXfFEs]+\s*(\[\s*\d+%\])?$`)
+	pyProgress = lazy(`^(\S+\.py [.sxXfFEs]+\s*(\[\s*\d+%\])?|[.sxXfFEs]+\s*\[\s*\d+%\])$`)
 	pyVerbose  = lazy(`^\S+::\S.* (PASSED|SKIPPED|XFAIL|XPASS)\s*(\[\s*\d+%\])?$`)
 	pyClosing  = lazy(`^=+ (.*\d+ (passed|failed|error|errors|skipped|deselected|xfailed|xpassed|warnings?).* in [\d.]+s.*) =+$`)
 )
