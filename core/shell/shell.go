@@ -28,19 +28,11 @@ type Assign struct {
 	Start int
 }
 
-// Redirect is one redirection of a simple command.
-type Redirect struct {
-	Op       string // ">", ">>", "2>&1", …
-	Target   string // the target word as typed
-	FileSink bool   // writes to, or reads from, a file other than /dev/null
-}
-
 // Command is one simple command and where it sits.
 type Command struct {
 	Start, End int
 	Assigns    []Assign
 	Words      []Word
-	Redirects  []Redirect
 
 	// Pipeline context. PipeLen is 1 for a command that is not piped.
 	PipeID, PipeIndex, PipeLen int
@@ -225,9 +217,6 @@ func (w *walker) call(st *syntax.Stmt, x *syntax.CallExpr, c ctx, pipeID, idx, n
 	for _, wd := range x.Args {
 		cmd.Words = append(cmd.Words, w.word(wd))
 	}
-	for _, r := range st.Redirs {
-		cmd.Redirects = append(cmd.Redirects, w.redirect(r))
-	}
 	w.s.Commands = append(w.s.Commands, cmd)
 	return len(w.s.Commands) - 1
 }
@@ -236,18 +225,6 @@ func (w *walker) word(wd *syntax.Word) Word {
 	start, end := int(wd.Pos().Offset()), int(wd.End().Offset())
 	v, ok := literal(wd)
 	return Word{Start: start, End: end, Raw: w.s.Src[start:end], Value: v, Literal: ok}
-}
-
-func (w *walker) redirect(r *syntax.Redirect) Redirect {
-	rd := Redirect{Op: r.Op.String()}
-	if r.N != nil {
-		rd.Op = r.N.Value + rd.Op
-	}
-	if r.Word != nil {
-		rd.Target = w.s.Src[r.Word.Pos().Offset():r.Word.End().Offset()]
-	}
-	rd.FileSink = fileSink(r)
-	return rd
 }
 
 // fileSink reports whether a redirection reads or writes a real file. Duplicating
