@@ -1,5 +1,5 @@
 // Tests build/gotk.js (compiled from gotk.ts by `make -C plugins test`)
-// against test/fake-gotk.mjs, the way OpenCode 1.x calls it: the default
+// against ../testdata/fake-gotk.mjs, the way OpenCode 1.x calls it: the default
 // export's server(ctx) returns hooks, and tool.execute.before(input, output)
 // must change output.args.command in place.
 import { test, beforeEach, afterEach, mock } from "node:test"
@@ -18,7 +18,7 @@ beforeEach(() => {
   savedEnv = { ...process.env }
   dir = mkdtempSync(join(tmpdir(), "gotk-opencode-"))
   fake = join(dir, "gotk")
-  copyFileSync(join(here, "fake-gotk.mjs"), fake)
+  copyFileSync(join(here, "..", "..", "testdata", "fake-gotk.mjs"), fake)
   chmodSync(fake, 0o755)
   log = join(dir, "calls.jsonl")
   writeFileSync(log, "")

@@ -1,7 +1,7 @@
 // Tests gotk.ts as Pi itself loads and calls it: the real loader of
 // @mariozechner/pi-coding-agent 0.73.1 finds it in <agentDir>/extensions/,
 // compiles it with jiti, and ExtensionRunner.emitToolCall fires tool_call.
-// The extension talks to test/fake-gotk.mjs.
+// The extension talks to ../testdata/fake-gotk.mjs.
 import { test, beforeEach, afterEach, mock } from "node:test"
 import assert from "node:assert/strict"
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -19,7 +19,7 @@ beforeEach(() => {
   savedEnv = { ...process.env }
   dir = mkdtempSync(join(tmpdir(), "gotk-pi-"))
   fake = join(dir, "gotk")
-  copyFileSync(join(here, "fake-gotk.mjs"), fake)
+  copyFileSync(join(here, "..", "..", "testdata", "fake-gotk.mjs"), fake)
   chmodSync(fake, 0o755)
   log = join(dir, "calls.jsonl")
   writeFileSync(log, "")
