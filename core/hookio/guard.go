@@ -3,10 +3,10 @@ package hookio
 import (
 	"bytes"
 	"path/filepath"
-	"strings"
 
 	"github.com/gotk-dev/gotk/core/decision"
 	"github.com/gotk-dev/gotk/core/permission"
+	"github.com/gotk-dev/gotk/core/shell"
 )
 
 // guard is the Decider Handle receives: decision.Engine, built on first use
@@ -64,7 +64,7 @@ func (g *guard) engine() *decision.Engine {
 	g.gotk = resolveGotk(g.env.LookPath)
 	g.eng = decision.New(g.agent.Host, permission.Env{Getenv: g.env.Getenv, Home: g.env.Home, Cwd: g.env.Cwd})
 	if g.agent.AbsoluteGotk && g.gotk != "" {
-		g.eng.Prefix = shellQuote(g.gotk)
+		g.eng.Prefix = shell.Quote(g.gotk)
 	}
 	return g.eng
 }
@@ -78,21 +78,6 @@ func resolveGotk(lookPath func(string) (string, error)) string {
 		return ""
 	}
 	return p
-}
-
-// shellQuote returns p as one shell word.
-func shellQuote(p string) string {
-	safe := true
-	for _, r := range p {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+@%:,=", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return p
-	}
-	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 }
 
 // audit appends one line for the decision Handle asked for, if any, when

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/gotk-dev/gotk/core/shell"
 )
@@ -320,7 +319,7 @@ func codexPrefixRule(args []any, kw map[string]any, raw string) (codexRule, erro
 					if !ok {
 						return nil, fmt.Errorf("prefix_rule: %s tokens must be strings", k)
 					}
-					words[i] = shellQuote(s)
+					words[i] = shell.Quote(s)
 				}
 				out = append(out, strings.Join(words, " "))
 			default:
@@ -338,16 +337,6 @@ func codexPrefixRule(args []any, kw map[string]any, raw string) (codexRule, erro
 		return rule, err
 	}
 	return rule, rule.validate(m, nm)
-}
-
-// shellQuote quotes s for a POSIX shell.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("-_./=:,+@%", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // starParser reads the literal subset of Starlark: calls with positional

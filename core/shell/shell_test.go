@@ -242,3 +242,25 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                    "''",
+		"/usr/local/bin/gotk": "/usr/local/bin/gotk",
+		"/opt/my tools/gotk":  "'/opt/my tools/gotk'",
+		"it's":                `'it'\''s'`,
+		"a$b":                 "'a$b'",
+		"x=1,y:2@%+":          "x=1,y:2@%+",
+	} {
+		if got := Quote(in); got != want {
+			t.Errorf("Quote(%q) = %q, want %q", in, got, want)
+		}
+		if in == "" {
+			continue
+		}
+		s, err := Parse("echo " + Quote(in))
+		if err != nil || !s.Commands[0].Words[1].Literal || s.Commands[0].Words[1].Value != in {
+			t.Errorf("Quote(%q) does not read back: %v", in, err)
+		}
+	}
+}
