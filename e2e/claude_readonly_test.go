@@ -470,7 +470,9 @@ func gotkView(t *testing.T, r *roRow) {
 	if strings.TrimSpace(r.cmd) != r.cmd[c.Start:c.End] {
 		return
 	}
-	if len(c.Assigns) > 0 || len(c.Redirects) > 0 || c.PipeLen > 1 || c.Opaque {
+	// Redirects (2>&1, >/dev/null) follow the last word inside the span.
+	redirected := len(c.Words) > 0 && strings.TrimSpace(r.cmd[c.Words[len(c.Words)-1].End:c.End]) != ""
+	if len(c.Assigns) > 0 || redirected || c.PipeLen > 1 || c.Opaque {
 		return
 	}
 	argv := make([]string, len(c.Words))
