@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -46,8 +49,9 @@ type passArgs struct {
 }
 
 type recallCmd struct {
-	ID   string `arg:"" optional:"" help:"The id a compact output named (gotk recall 7f3a2c)."`
-	List bool   `short:"l" help:"List the kept outputs, newest first."`
+	ID    string `arg:"" optional:"" help:"The id a compact output named (gotk recall 7f3a2c)."`
+	List  bool   `short:"l" help:"List the kept outputs, newest first."`
+	Lines string `short:"n" placeholder:"A-B" help:"Print only lines A to B of it (1-based, inclusive; A- runs to the end): a page of a long output."`
 }
 
 type gainCmd struct {
@@ -140,6 +144,13 @@ func (a *app) recall(c recallCmd) int {
 	if c.ID != "" && c.List {
 		return a.usage("recall: give an id or --list, not both")
 	}
+	if c.List && c.Lines != "" {
+		return a.usage("recall: --lines goes with an id, not --list")
+	}
+	from, to, err := lineRange(c.Lines)
+	if err != nil {
+		return a.usage(fmt.Sprintf("recall: --lines %q: %v", c.Lines, err))
+	}
 	s, code, ok := a.openExisting("recall")
 	if !ok && code != 0 {
 		return code
@@ -177,11 +188,61 @@ func (a *app) recall(c recallCmd) int {
 	if err != nil {
 		return a.fail("recall: %s: %v", s.Path(), err)
 	}
-	a.stdout.Write(e.Raw)
+	if c.Lines != "" {
+		a.stdout.Write(pickLines(e.Raw, from, to))
+	} else {
+		a.stdout.Write(e.Raw)
+	}
 	if e.KeptSize < e.RawSize {
 		fmt.Fprintf(a.stderr, "gotk: recall: only the first %d of %d bytes were kept\n", e.KeptSize, e.RawSize)
 	}
 	return 0
+}
+
+// lineRange parses --lines: "A-B", "A-" (to the end) or "A"; lines count
+// from 1. An empty spec is the whole output (0, 0).
+func lineRange(spec string) (from, to int, err error) {
+	if spec == "" {
+		return 0, 0, nil
+	}
+	a, b, isRange := strings.Cut(spec, "-")
+	from, err = strconv.Atoi(a)
+	if err != nil || from < 1 {
+		return 0, 0, errors.New("want A-B, A- or A with line numbers from 1")
+	}
+	switch {
+	case !isRange:
+		to = from
+	case b == "":
+		to = math.MaxInt
+	default:
+		if to, err = strconv.Atoi(b); err != nil || to < from {
+			return 0, 0, errors.New("want A-B with A <= B")
+		}
+	}
+	return from, to, nil
+}
+
+// pickLines returns lines from..to (1-based, inclusive) of b.
+func pickLines(b []byte, from, to int) []byte {
+	start, n := 0, 1
+	for n < from {
+		i := bytes.IndexByte(b[start:], '\n')
+		if i < 0 {
+			return nil
+		}
+		start += i + 1
+		n++
+	}
+	end := start
+	for ; n <= to && end < len(b); n++ {
+		i := bytes.IndexByte(b[end:], '\n')
+		if i < 0 {
+			return b[start:]
+		}
+		end += i + 1
+	}
+	return b[start:end]
 }
 
 func (a *app) gain(c gainCmd) int {

@@ -94,6 +94,9 @@ func (a *app) runProgram(argv []string, raw bool) int {
 		Exit:   res.Exit,
 		Recall: func() string { return hint },
 	}
+	if tracking {
+		in.RecallLines = func(from, to int) string { return fmt.Sprintf("%s --lines %d-%d", hint, from, to) }
+	}
 	shown, rerr := safeRender(f, in)
 	rawN := int64(len(out.Stdout) + len(out.Stderr))
 	shownN := int64(len(shown.Stdout) + len(shown.Stderr))
@@ -143,7 +146,7 @@ func safeRender(f filter.Filter, in filter.Input) (out filter.Output, err error)
 			err = fmt.Errorf("filter panicked: %v", r)
 		}
 	}()
-	return f.Render(in)
+	return filter.Render(f, in)
 }
 
 // startFailed reports a program that could not start, like a shell does.

@@ -52,6 +52,7 @@ func (c corpusCase) input() Input {
 		Argv: c.argv, Tool: c.match.Tool, RanArgv: c.ran,
 		Stdout: c.stdout, Stderr: c.stderr, Combined: append(append([]byte{}, c.stdout...), c.stderr...),
 		Exit: c.exit, Recall: func() string { return testRecall },
+		RecallLines: func(from, to int) string { return fmt.Sprintf("%s --lines %d-%d", testRecall, from, to) },
 	}
 }
 
@@ -115,7 +116,7 @@ func loadCorpus(t testing.TB) []corpusCase {
 // streams when the filter fails or would not make the output smaller).
 func render(c corpusCase) (out Output, err error, shown []byte) {
 	f := For(c.match.Rule.Handler)
-	out, err = f.Render(c.input())
+	out, err = Render(f, c.input())
 	rawBoth := append(append([]byte{}, c.stdout...), c.stderr...)
 	if err != nil {
 		return out, err, rawBoth

@@ -286,29 +286,39 @@ func registryHas(args []string, flags ...string) bool {
 }
 
 // read renders cat/head/tail: the content the model asked for, unchanged;
-// only very long output is capped (head and tail kept, the gap named).
+// only output past Ceiling (or with lines longer than readLineMax) is
+// capped: the first and last lines kept, the gap named with the raw line
+// numbers to page through it.
 type read struct{ same }
 
-const readMax = 2000 // lines shown before capping
+const readLineMax = 4000 // bytes of one line shown (minified code, blobs)
 
 // Render passes the content through, capping only very long output.
 func (read) Render(in Input) (Output, error) {
-	n := bytes.Count(in.Stdout, []byte("\n"))
 	long := false
 	for _, l := range bytes.Split(in.Stdout, []byte("\n")) {
-		if len(l) > 4000 {
+		if len(l) > readLineMax {
 			long = true
 			break
 		}
 	}
-	if n <= readMax && !long {
+	if len(in.Stdout)+len(in.Stderr) <= Ceiling && !long {
 		return raw(in), nil
 	}
 	ll := strings.Split(strings.TrimSuffix(string(in.Stdout), "\n"), "\n")
 	for i, l := range ll {
-		ll[i] = shortLine(l, 4000, in)
+		ll[i] = shortLine(l, readLineMax, in)
 	}
-	return Output{Stdout: join(capLines(ll, readMax, readMax*3/4, in)), Stderr: in.Stderr}, nil
+	note := func(from, to int) string {
+		// The stored raw output is stdout and stderr interleaved: its
+		// line numbers are the file's only when stderr is empty.
+		if in.RecallLines == nil || len(in.Stderr) > 0 {
+			return moreLine(to-from, "lines", in)
+		}
+		return fmt.Sprintf("… %d more lines (%d-%d): %s", to-from, from+1, to, in.RecallLines(from+1, to))
+	}
+	budget := Ceiling - min(len(in.Stderr), Ceiling/3)
+	return Output{Stdout: join(capBytes(ll, budget, in, note)), Stderr: in.Stderr}, nil
 }
 
 // wc renders wc with its alignment padding collapsed.

@@ -22,6 +22,10 @@ type Input struct {
 	// Recall returns the hint to print after a cap, naming the stored raw
 	// output, e.g. "gotk recall 7f3a2c". Never nil.
 	Recall func() string
+	// RecallLines, when set, returns the hint for lines from..to (1-based,
+	// inclusive) of the stored raw output ("gotk recall 7f3a2c --lines
+	// 701-3008"). Only a filter whose output lines are the raw lines uses it.
+	RecallLines func(from, to int) string
 }
 
 // Filter renders one handler's output.
@@ -46,6 +50,48 @@ type Filter interface {
 type Output struct {
 	Stdout []byte
 	Stderr []byte
+}
+
+// Ceiling is the most one compact output prints, both streams together.
+// Claude Code keeps only the first 30,000 characters of a command's output
+// (runner/gain.AgentLimit); gotk stays under that, so the note naming what
+// was left out is never what the host cuts.
+const Ceiling = 24 << 10
+
+// Render runs f and holds what it prints to Ceiling: past it, each stream
+// keeps its first and last lines and names the gap (Input.Recall).
+func Render(f Filter, in Input) (Output, error) {
+	out, err := f.Render(in)
+	if err != nil {
+		return out, err
+	}
+	return ceiling(out, in), nil
+}
+
+// ceiling caps an output longer than Ceiling. A stream that fits in its
+// share (stdout 2/3, stderr 1/3) keeps all of it and leaves the rest to
+// the other.
+func ceiling(out Output, in Input) Output {
+	o, e := len(out.Stdout), len(out.Stderr)
+	if o+e <= Ceiling {
+		return out
+	}
+	switch {
+	case e <= Ceiling/3:
+		o = Ceiling - e
+	case o <= Ceiling*2/3:
+		e = Ceiling - o
+	default:
+		o, e = Ceiling*2/3, Ceiling/3
+	}
+	note := func(from, to int) string { return moreLine(to-from, "lines", in) }
+	if len(out.Stdout) > o {
+		out.Stdout = join(capBytes(lines(out.Stdout), o, in, note))
+	}
+	if len(out.Stderr) > e {
+		out.Stderr = join(capBytes(lines(out.Stderr), e, in, note))
+	}
+	return out
 }
 
 // For returns the Filter for a registry handler name, or nil when there is

@@ -67,6 +67,44 @@ func capLines(ls []string, max, head int, in Input) []string {
 	return append(out, ls[len(ls)-tail:]...)
 }
 
+// noteRoom is the room capBytes leaves for its note.
+const noteRoom = 256
+
+// capBytes keeps at most budget bytes of ls (counting newlines): whole
+// lines from the head (2/3 of it) and from the tail (1/3), with one note in
+// the gap; note gets the 0-based range [from, to) of the lines left out. A
+// line too long for a share is shortened first (shortLine).
+func capBytes(ls []string, budget int, in Input, note func(from, to int) string) []string {
+	size := 0
+	for i, l := range ls {
+		if len(l) > budget/4 {
+			ls[i] = shortLine(l, budget/4, in)
+		}
+		size += len(ls[i]) + 1
+	}
+	if size <= budget {
+		return ls
+	}
+	budget -= noteRoom
+	head, n := 0, 0
+	for head < len(ls) && n+len(ls[head])+1 <= budget*2/3 {
+		n += len(ls[head]) + 1
+		head++
+	}
+	tail, n := len(ls), 0
+	for tail > head && n+len(ls[tail-1])+1 <= budget/3 {
+		n += len(ls[tail-1]) + 1
+		tail--
+	}
+	if tail == head {
+		return ls
+	}
+	out := make([]string, 0, head+len(ls)-tail+1)
+	out = append(out, ls[:head]...)
+	out = append(out, note(head, tail))
+	return append(out, ls[tail:]...)
+}
+
 // dropBlankRuns collapses runs of blank lines into one and trims blank
 // lines at both ends.
 func dropBlankRuns(ls []string) []string {

@@ -1,0 +1,113 @@
+package filter
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var moreLines = regexp.MustCompile(`… (\d+) more lines`)
+
+// passFilter renders its input unchanged, so Render's ceiling is all that
+// acts on it.
+type passFilter struct{ same }
+
+func (passFilter) Render(in Input) (Output, error) { return raw(in), nil }
+
+func numbered(prefix string, n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "%s line %d of some output\n", prefix, i)
+	}
+	return b.String()
+}
+
+func TestCeiling(t *testing.T) {
+	in := func(stdout, stderr string) Input {
+		return Input{Stdout: []byte(stdout), Stderr: []byte(stderr), Recall: func() string { return testRecall }}
+	}
+	for _, tc := range []struct {
+		name           string
+		stdout, stderr string
+		// which streams must come back whole
+		wholeOut, wholeErr bool
+	}{
+		{"fits", numbered("out", 100), numbered("err", 100), true, true},
+		{"big stdout, small stderr", numbered("out", 5000), numbered("err", 20), false, true},
+		{"small stdout, big stderr", numbered("out", 20), numbered("err", 5000), true, false},
+		{"both big", numbered("out", 5000), numbered("err", 5000), false, false},
+		{"one huge line", strings.Repeat("x", 100000) + "\nlast\n", "", false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := Render(passFilter{}, in(tc.stdout, tc.stderr))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(out.Stdout) + len(out.Stderr); n > Ceiling {
+				t.Errorf("printed %d bytes, more than Ceiling (%d)", n, Ceiling)
+			}
+			for _, s := range []struct {
+				name      string
+				got, raw  string
+				wantWhole bool
+			}{{"stdout", string(out.Stdout), tc.stdout, tc.wholeOut}, {"stderr", string(out.Stderr), tc.stderr, tc.wholeErr}} {
+				if s.wantWhole {
+					if s.got != s.raw {
+						t.Errorf("%s was cut though it fits", s.name)
+					}
+					continue
+				}
+				if !strings.Contains(s.got, testRecall) {
+					t.Errorf("%s cut without a recall hint", s.name)
+				}
+				rawLines := strings.Split(strings.TrimSuffix(s.raw, "\n"), "\n")
+				gotLines := strings.Split(strings.TrimSuffix(s.got, "\n"), "\n")
+				if first, last := rawLines[0], rawLines[len(rawLines)-1]; !strings.HasPrefix(gotLines[0], first[:min(len(first), 1000)]) || gotLines[len(gotLines)-1] != last {
+					t.Errorf("%s lost its first or last line: %.60q … %.60q", s.name, gotLines[0], gotLines[len(gotLines)-1])
+				}
+				if m := moreLines.FindStringSubmatch(s.got); m != nil {
+					var n int
+					fmt.Sscan(m[1], &n)
+					if kept := len(gotLines) - 1; kept+n != len(rawLines) {
+						t.Errorf("%s: %d lines kept + %d announced ≠ %d raw lines", s.name, kept, n, len(rawLines))
+					}
+				}
+			}
+		})
+	}
+}
+
+// A cat past the ceiling names the raw line range it left out, so the
+// model can page through it with gotk recall --lines.
+func TestReadNamesRange(t *testing.T) {
+	src := numbered("src", 3000)
+	in := Input{Argv: []string{"cat", "f"}, Stdout: []byte(src), Recall: func() string { return testRecall },
+		RecallLines: func(a, b int) string { return fmt.Sprintf("%s --lines %d-%d", testRecall, a, b) }}
+	out, err := Render(read{}, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSuffix(string(out.Stdout), "\n"), "\n")
+	raw := strings.Split(strings.TrimSuffix(src, "\n"), "\n")
+	var gap int
+	for i, l := range got {
+		if strings.HasPrefix(l, "… ") {
+			gap = i
+		}
+	}
+	var n, a, b int
+	if _, err := fmt.Sscanf(got[gap], "… %d more lines (%d-%d):", &n, &a, &b); err != nil {
+		t.Fatalf("no range note: %q", got[gap])
+	}
+	want := fmt.Sprintf("… %d more lines (%d-%d): %s --lines %d-%d", n, a, b, testRecall, a, b)
+	if got[gap] != want || a != gap+1 || b-a+1 != n || got[gap-1] != raw[a-2] || got[gap+1] != raw[b] {
+		t.Errorf("note %q does not name the lines left out (want %q, around %q / %q)", got[gap], want, got[gap-1], got[gap+1])
+	}
+	// With stderr, the stored output interleaves both streams: no range.
+	in.Stderr = []byte("cat: warning\n")
+	out, _ = Render(read{}, in)
+	if strings.Contains(string(out.Stdout), "--lines") || !strings.Contains(string(out.Stdout), testRecall) {
+		t.Errorf("with stderr the note must be the plain recall hint")
+	}
+}
