@@ -2,15 +2,21 @@ package filter
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 )
 
 // eslint renders ESLint's default (stylish) report: per file, each
 // distinct problem on one line (`L:C L:C,C severity message  rule`): a
 // message repeated in a file is written once with all its locations, so
-// every location, message and rule survives. The totals line is ESLint's
-// own. A very long report is capped.
+// every message and rule survives, with its first eslintLocMax locations
+// (the rest are counted and recallable: 750 places of one no-var are a
+// count, not a reading list). The totals line is ESLint's own. A very long
+// report is capped.
 type eslint struct{ same }
+
+// eslintLocMax is how many places of one problem in one file are listed.
+const eslintLocMax = 20
 
 var (
 	eslintMsg = lazy(`^\s+(\d+:\d+)\s+(error|warning)\s+(.*?)(?:\s{2,}(\S+))?\s*$`)
@@ -32,9 +38,13 @@ func (eslint) Render(in Input) (Output, error) {
 	index := map[string]*problem{}
 	flush := func() {
 		for _, p := range file {
-			l := "  " + joinLocs(p.locs) + " " + p.sev + " " + p.msg
+			locs := p.locs[:min(len(p.locs), eslintLocMax)]
+			l := "  " + joinLocs(locs) + " " + p.sev + " " + p.msg
 			if p.rule != "" {
 				l += "  " + p.rule
+			}
+			if n := len(p.locs) - len(locs); n > 0 {
+				l += fmt.Sprintf("  (%d places; %s)", len(p.locs), moreLine(n, "places", in))
 			}
 			res = append(res, l)
 		}
