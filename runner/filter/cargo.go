@@ -20,7 +20,7 @@ var (
 	cargoDone    = lazy(`^\s+Finished\s`)
 	// rustcBoiler are the lint explanations rustc repeats under every
 	// first warning of a kind; the diagnostic itself stays.
-	rustcBoiler = lazy("^\\s*= help: for further information visit https://")
+	rustcBoiler = lazy("^\\s*= help: for further information visit https://|^For more information about (this|an) error, try `rustc --explain E\\d+`\\.$|^warning: build failed, waiting for other jobs to finish\\.\\.\\.$")
 	testResult  = lazy(`^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out`)
 	testLine    = lazy(`^test (.+) \.\.\. (ok|ignored|FAILED)`)
 	runningN    = lazy(`^running \d+ tests?$`)

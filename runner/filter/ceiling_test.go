@@ -111,3 +111,24 @@ func TestReadNamesRange(t *testing.T) {
 		t.Errorf("with stderr the note must be the plain recall hint")
 	}
 }
+
+// Playwright repeats a failure per browser: a body seen before is named,
+// a different one (even by one line) is kept whole.
+func TestSameFailures(t *testing.T) {
+	in := []string{
+		"  1) [chromium] › a.spec.ts:3:5 › t", "", "    Error: boom", "    at a.spec.ts:4:1", "",
+		"  2) [firefox] › a.spec.ts:3:5 › t", "", "    Error: boom", "    at a.spec.ts:4:1", "",
+		"  3) [webkit] › a.spec.ts:3:5 › t", "", "    Error: boom", "    at a.spec.ts:4:2", "",
+		"  3 failed",
+	}
+	got := strings.Join(sameFailures(in), "\n")
+	want := strings.Join([]string{
+		"  1) [chromium] › a.spec.ts:3:5 › t", "", "    Error: boom", "    at a.spec.ts:4:1", "",
+		"  2) [firefox] › a.spec.ts:3:5 › t", "    (the same failure as 1) above)", "",
+		"  3) [webkit] › a.spec.ts:3:5 › t", "", "    Error: boom", "    at a.spec.ts:4:2", "",
+		"  3 failed",
+	}, "\n")
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

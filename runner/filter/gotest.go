@@ -128,9 +128,20 @@ func (goTest) Render(in Input) (Output, error) {
 	// Failures print package by package, in the order packages finished:
 	// the build errors, each failed test's output, then the package's own
 	// lines (FAIL pkg, a panic outside any test).
+	// A package that fails to build fails again as part of its test
+	// binary ("# pkg" then "# pkg [pkg.test]"): the same errors are
+	// printed once, the second header says so.
 	var res []string
+	seen := map[string]bool{}
 	for _, ip := range buildOrder {
-		res = append(res, build[ip]...)
+		b := build[ip]
+		body := strings.Join(b[min(1, len(b)):], "\n")
+		if len(b) > 1 && strings.HasPrefix(b[0], "# ") && seen[body] {
+			res = append(res, b[0]+" (the same errors as above)")
+			continue
+		}
+		seen[body] = true
+		res = append(res, b...)
 	}
 	failedPkg := map[string]bool{}
 	for _, p := range pkgFail {

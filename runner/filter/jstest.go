@@ -38,7 +38,7 @@ var (
 // Render applies the cuts to both streams; only stdout is capped.
 func (jsTest) Render(in Input) (Output, error) {
 	clean := func(b []byte) []string {
-		return dropBlankRuns(trimFrames(trimRules(dropMatching(lines(b), jsTestNoise...))))
+		return sameFailures(dropBlankRuns(trimFrames(trimRules(dropMatching(lines(b), jsTestNoise...)))))
 	}
 	return Output{
 		Stdout: join(capKeeping(clean(in.Stdout), 400, problem, in)),
@@ -78,6 +78,44 @@ func trimFrames(ls []string) []string {
 		}
 		if !kept {
 			out = append(out, frame...)
+		}
+		i = j
+	}
+	return out
+}
+
+// pwFailure heads one failure in playwright's list report
+// ("  2) [firefox] › tests/cart.spec.ts:15:5 › cart › applies a coupon");
+// pwSummary starts the closing counts ("  3 failed").
+var (
+	pwFailure = lazy(`^\s+(\d+)\) \S`)
+	pwSummary = lazy(`^\s+\d+ (failed|flaky|passed|skipped|did not run|interrupted)\b`)
+)
+
+// sameFailures prints once a failure body that playwright repeats for
+// each browser project: a later failure with the same text keeps its
+// heading and names the earlier one.
+func sameFailures(ls []string) []string {
+	var out []string
+	first := map[string]string{} // body -> number of its first failure
+	for i := 0; i < len(ls); {
+		m := pwFailure.FindStringSubmatch(ls[i])
+		if m == nil {
+			out = append(out, ls[i])
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(ls) && !pwFailure.MatchString(ls[j]) && !pwSummary.MatchString(ls[j]) {
+			j++
+		}
+		body := strings.Join(ls[i+1:j], "\n")
+		if n, ok := first[body]; ok && strings.TrimSpace(body) != "" {
+			indent := ls[i][:len(ls[i])-len(strings.TrimLeft(ls[i], " "))]
+			out = append(out, ls[i], indent+"  (the same failure as "+n+") above)", "")
+		} else {
+			first[body] = m[1]
+			out = append(out, ls[i:j]...)
 		}
 		i = j
 	}
