@@ -132,3 +132,17 @@ func TestSameFailures(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// Sibling leaves share a line; a node with children keeps its own, and a
+// name with the separator in it is quoted.
+func TestTreeLeavesShareLine(t *testing.T) {
+	tree := ".\n├── a.go\n├── b, c.go\n├── sub\n│   ├── x.go\n│   └── y.go\n└── z.go\n\n2 directories, 5 files\n"
+	out, err := Render(treeList{}, Input{Argv: []string{"tree"}, Stdout: []byte(tree), Recall: func() string { return testRecall }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ".\n  a.go, \"b, c.go\"\n  sub\n    x.go, y.go\n  z.go\n\n2 directories, 5 files\n"
+	if string(out.Stdout) != want {
+		t.Errorf("got:\n%s\nwant:\n%s", out.Stdout, want)
+	}
+}

@@ -2,6 +2,7 @@ package filter
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -60,8 +61,8 @@ func (npmRun) Render(in Input) (Output, error) {
 }
 
 // treeList renders box-drawn trees (tree, npm ls, pnpm ls) with plain
-// two-space indentation: the same entries at the same depths, in fewer
-// tokens.
+// two-space indentation, sibling leaves sharing a line: the same entries
+// at the same depths, in fewer tokens.
 type treeList struct{ same }
 
 // boxPrefix matches the drawing before an entry: the indent units of
@@ -75,18 +76,50 @@ func (treeList) Render(in Input) (Output, error) {
 	if strings.Contains(string(in.Stdout), "─┬ ") || (len(in.Argv) > in.Tool && in.Argv[in.Tool] != "tree") {
 		unit = 2
 	}
-	out := make([]string, 0, len(ls))
+	type entry struct {
+		depth int // -1: not a tree entry (the root, tree's totals line)
+		text  string
+	}
+	es := make([]entry, 0, len(ls))
 	deduped := 0
 	for _, l := range ls {
 		if unit == 2 && strings.HasSuffix(l, " deduped") && boxPrefix.MatchString(l) {
 			deduped++ // npm ls --all: a package already listed above
 			continue
 		}
+		e := entry{depth: -1, text: l}
 		if m := boxPrefix.FindStringSubmatchIndex(l); m != nil {
-			depth := utf8.RuneCountInString(l[:m[3]]) / unit
-			l = strings.Repeat("  ", depth+1) + l[m[1]:]
+			e = entry{depth: utf8.RuneCountInString(l[:m[3]]) / unit, text: l[m[1]:]}
 		}
-		out = append(out, l)
+		es = append(es, e)
+	}
+	// Siblings that have no children of their own share one line, as
+	// find's names share their directory's: "a@1.0.0, b@2.1.0".
+	leaf := func(i int) bool {
+		return es[i].depth >= 0 && (i+1 == len(es) || es[i+1].depth <= es[i].depth)
+	}
+	out := make([]string, 0, len(es))
+	for i := 0; i < len(es); {
+		if es[i].depth < 0 {
+			out = append(out, es[i].text)
+			i++
+			continue
+		}
+		names := []string{es[i].text}
+		j := i + 1
+		for leaf(i) && j < len(es) && es[j].depth == es[i].depth && leaf(j) {
+			names = append(names, es[j].text)
+			j++
+		}
+		if len(names) > 1 {
+			for k, n := range names {
+				if strings.Contains(n, ", ") {
+					names[k] = strconv.Quote(n) // a file name with the separator in it
+				}
+			}
+		}
+		out = append(out, strings.Repeat("  ", es[i].depth+1)+strings.Join(names, ", "))
+		i = j
 	}
 	out = capKeeping(out, 500, nil, in)
 	if deduped > 0 {
