@@ -57,7 +57,36 @@ func (npmRun) Render(in Input) (Output, error) {
 	}
 	out := dedupe(dropBlankRuns(dropMatching(body, npmNoise...)))
 	out = capKeeping(out, 300, problem, in)
-	return Output{Stdout: join(out), Stderr: keepStderr(in, npmNoise...)}, nil
+	return Output{Stdout: join(out), Stderr: join(dropNpmUsage(lines(keepStderr(in, npmNoise...))))}, nil
+}
+
+var (
+	npmUsage    = lazy(`^npm (error|ERR!) Usage:$`)
+	npmHelpLine = lazy(`^npm (error|ERR!) Run "npm help \S+" for more info$`)
+)
+
+// dropNpmUsage drops the usage text npm prints after a usage error (EUSAGE:
+// the command's one-line description, "Usage:", every option with its
+// help; ~90 lines for npm ci). npm's own next line says how to read it
+// ("Run "npm help ci" for more info"), so it stays; without that line
+// nothing is dropped.
+func dropNpmUsage(ls []string) []string {
+	for u, l := range ls {
+		if !npmUsage.MatchString(l) {
+			continue
+		}
+		for end := u + 1; end < len(ls); end++ {
+			if npmHelpLine.MatchString(ls[end]) {
+				start := u
+				if u > 1 {
+					start = u - 1 // the description above "Usage:"
+				}
+				return append(ls[:start:start], ls[end:]...)
+			}
+		}
+		break
+	}
+	return ls
 }
 
 // treeList renders box-drawn trees (tree, npm ls, pnpm ls) with plain

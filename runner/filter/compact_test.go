@@ -146,3 +146,17 @@ func TestTreeLeavesShareLine(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", out.Stdout, want)
 	}
 }
+
+// npm's usage text goes only when npm's own pointer to it follows.
+func TestDropNpmUsage(t *testing.T) {
+	withHelp := []string{"npm error code EUSAGE", "npm error Unknown flag --x", "npm error Install a package", "npm error Usage:", "npm error npm install", "npm error   --save", "npm error Run \"npm help install\" for more info"}
+	got := dropNpmUsage(append([]string{}, withHelp...))
+	want := []string{"npm error code EUSAGE", "npm error Unknown flag --x", "npm error Run \"npm help install\" for more info"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	noHelp := withHelp[:len(withHelp)-1]
+	if got := dropNpmUsage(append([]string{}, noHelp...)); len(got) != len(noHelp) {
+		t.Errorf("dropped usage without npm's pointer to it: %q", got)
+	}
+}
