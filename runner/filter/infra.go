@@ -3,9 +3,7 @@ package filter
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 )
 
@@ -542,9 +540,11 @@ func (terraformPlan) Render(in Input) (Output, error) {
 	return Output{Stdout: join(out), Stderr: keepStderr(in)}, nil
 }
 
-// awsFilter renders the AWS CLI's JSON with the top two levels indented
-// and everything deeper written compactly on one line; key order and
-// every value stay. Text and table output are capped only.
+// awsFilter renders the AWS CLI's JSON with the top levels indented and
+// everything deeper written compactly on one line; key order and every
+// value stay. In a list of objects, the fields every object shares with
+// the same value are written once above the list. Text and table output
+// are capped only.
 type awsFilter struct{ same }
 
 // Render re-indents JSON.
@@ -560,65 +560,3 @@ func (awsFilter) Render(in Input) (Output, error) {
 	return Output{Stdout: join(capLines(lines(b.Bytes()), 800, 700, in)), Stderr: in.Stderr}, nil
 }
 
-// shallowIndent re-prints JSON keeping key order: containers nested less
-// than depth deep are indented one element per line, deeper ones compact.
-func shallowIndent(w *bytes.Buffer, data []byte, depth int) error {
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.UseNumber()
-	var write func(level int) error
-	write = func(level int) error {
-		tok, err := d.Token()
-		if err != nil {
-			return err
-		}
-		delim, ok := tok.(json.Delim)
-		if !ok {
-			b, _ := json.Marshal(tok)
-			w.Write(b)
-			return nil
-		}
-		closer := map[json.Delim]byte{'{': '}', '[': ']'}[delim]
-		w.WriteByte(byte(delim))
-		first := true
-		for d.More() {
-			if !first {
-				w.WriteByte(',')
-			}
-			first = false
-			if level < depth {
-				w.WriteString("\n" + strings.Repeat("  ", level+1))
-			}
-			if delim == '{' {
-				k, err := d.Token()
-				if err != nil {
-					return err
-				}
-				kb, _ := json.Marshal(k)
-				w.Write(kb)
-				w.WriteByte(':')
-				if level < depth {
-					w.WriteByte(' ')
-				}
-			}
-			if err := write(level + 1); err != nil {
-				return err
-			}
-		}
-		if _, err := d.Token(); err != nil {
-			return err
-		}
-		if !first && level < depth {
-			w.WriteString("\n" + strings.Repeat("  ", level))
-		}
-		w.WriteByte(closer)
-		return nil
-	}
-	if err := write(0); err != nil {
-		return err
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return errors.New("aws: trailing data after JSON")
-	}
-	w.WriteByte('\n')
-	return nil
-}
