@@ -559,4 +559,3 @@ func (awsFilter) Render(in Input) (Output, error) {
 	}
 	return Output{Stdout: join(capLines(lines(b.Bytes()), 800, 700, in)), Stderr: in.Stderr}, nil
 }
-

@@ -20,7 +20,9 @@ func TestSharedFieldsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want struct{ Reservations []struct{ Instances []map[string]any } }
+	var want struct {
+		Reservations []struct{ Instances []map[string]any }
+	}
 	if err := json.Unmarshal(raw, &want); err != nil {
 		t.Fatal(err)
 	}
