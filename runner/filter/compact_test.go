@@ -160,3 +160,21 @@ func TestDropNpmUsage(t *testing.T) {
 		t.Errorf("dropped usage without npm's pointer to it: %q", got)
 	}
 }
+
+// klog lines equal but for date, time and pid fold; another severity or
+// message does not.
+func TestKlogFold(t *testing.T) {
+	in := Input{Recall: func() string { return testRecall }, Stderr: []byte(
+		"E1130 03:44:34.078497    5860 memcache.go:265] refused\n" +
+			"E1130 03:44:34.081189    5861 memcache.go:265] refused\n" +
+			"E1130 03:44:34.082458    5860 memcache.go:265] refused\n" +
+			"W1130 03:44:34.083721    5860 memcache.go:265] refused\n" +
+			"E1130 03:44:35.000000    5860 memcache.go:265] refused again\n")}
+	want := "E1130 03:44:34.078497    5860 memcache.go:265] refused\n" +
+		"  … the same 2 more times, last: 03:44:34.082458\n" +
+		"W1130 03:44:34.083721    5860 memcache.go:265] refused\n" +
+		"E1130 03:44:35.000000    5860 memcache.go:265] refused again\n"
+	if got := string(foldedStderr(in)); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -19,9 +19,9 @@ var tableOwnFormat = []string{"--format", "-q", "--quiet", "-o", "--output", "--
 // Render folds constant columns.
 func (table) Render(in Input) (Output, error) {
 	if userHas(in.Argv, in.Tool, tableOwnFormat...) {
-		return Output{Stdout: join(capLines(lines(in.Stdout), 500, 450, in)), Stderr: in.Stderr}, nil
+		return Output{Stdout: join(capLines(lines(in.Stdout), 500, 450, in)), Stderr: foldedStderr(in)}, nil
 	}
-	return Output{Stdout: join(capLines(foldTable(lines(in.Stdout)), 300, 250, in)), Stderr: in.Stderr}, nil
+	return Output{Stdout: join(capLines(foldTable(lines(in.Stdout)), 300, 250, in)), Stderr: foldedStderr(in)}, nil
 }
 
 // columnStarts finds where each header column starts: a header word after
@@ -210,7 +210,7 @@ func foldBlocks(ll []string, in Input) []string {
 // hint, since the numbers are left out).
 func foldLogs(ll []string, in Input) []string {
 	stamp := func(l string) string {
-		return logStamp.ReplaceAllString(embeddedStamp.ReplaceAllString(l, "<t>"), "")
+		return logStamp.ReplaceAllString(embeddedStamp.ReplaceAllString(klogStamp.ReplaceAllString(l, "$1 "), "<t>"), "")
 	}
 	shape := func(l string) string { return digits.ReplaceAllString(stamp(l), "0") }
 	var out []string
@@ -243,9 +243,26 @@ func foldLogs(ll []string, in Input) []string {
 
 var digits = lazy(`\d+`)
 
+// klogStamp is the header of a klog line (kubectl, helm and most Go
+// Kubernetes tools): "E1130 03:44:34.078497    5860 memcache.go:265] ".
+// The severity letter stays in the comparison, date, time and pid go.
+var klogStamp = lazy(`^([IWEF])\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ `)
+
+// foldedStderr is stderr with repeated log lines folded (foldLogs): a
+// client retrying the same failing call prints the same error each time.
+func foldedStderr(in Input) []byte {
+	if len(in.Stderr) == 0 {
+		return in.Stderr
+	}
+	return join(foldLogs(lines(in.Stderr), in))
+}
+
 var embeddedStamp = lazy(`\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?|\d{2}/\w{3}/\d{4}:\d\d:\d\d:\d\d [+-]\d{4}`)
 
 func stampOf(l string) string {
+	if m := klogStamp.FindString(l); m != "" {
+		return strings.Fields(m)[1] // the time of day
+	}
 	if m := embeddedStamp.FindString(l); m != "" {
 		return m
 	}
@@ -394,15 +411,15 @@ func (kubectlGet) Render(in Input) (Output, error) {
 		if n > 0 {
 			b = append(b, fmt.Sprintf("(gotk: left out %d managedFields/last-applied-configuration entries: %s)\n", n, in.Recall())...)
 		}
-		return Output{Stdout: b, Stderr: in.Stderr}, nil
+		return Output{Stdout: b, Stderr: foldedStderr(in)}, nil
 	case "yaml":
 		ll, n := dropYAMLNoise(lines(in.Stdout))
 		if n > 0 {
 			ll = append(ll, fmt.Sprintf("# gotk: left out %d lines of managedFields/last-applied-configuration: %s", n, in.Recall()))
 		}
-		return Output{Stdout: join(ll), Stderr: in.Stderr}, nil
+		return Output{Stdout: join(ll), Stderr: foldedStderr(in)}, nil
 	case "", "wide":
-		return Output{Stdout: join(capLines(foldTable(lines(in.Stdout)), 300, 250, in)), Stderr: in.Stderr}, nil
+		return Output{Stdout: join(capLines(foldTable(lines(in.Stdout)), 300, 250, in)), Stderr: foldedStderr(in)}, nil
 	}
 	return raw(in), nil
 }
@@ -495,7 +512,7 @@ func (kubectlDescribe) Render(in Input) (Output, error) {
 		}
 		out = append(out, strings.TrimRight(collapseKV(l), " "))
 	}
-	return Output{Stdout: join(capKeeping(out, 400, problem, in)), Stderr: in.Stderr}, nil
+	return Output{Stdout: join(capKeeping(out, 400, problem, in)), Stderr: foldedStderr(in)}, nil
 }
 
 // collapseKV collapses the alignment padding after "Key:".
