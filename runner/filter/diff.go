@@ -64,7 +64,7 @@ func compactDiff(out []byte, in Input) []byte {
 		case f.deleted && len(body) > 0:
 			// a deleted file's old content: counted, not shown
 			body = []string{moreLine(len(body)-1, "deleted lines", in)}
-		case len(body) > diffFileMax:
+		case len(body) > diffFileMax+capSlack:
 			body = append(body[:diffFileMax:diffFileMax], moreLine(len(body)-diffFileMax, "lines in this file", in))
 		}
 		res = append(res, f.header...)

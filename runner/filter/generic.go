@@ -64,7 +64,7 @@ var problem = lazy(`(?i)\b(error|errors|fail|failed|failure|fatal|panic|exceptio
 // 1/3 survive, and so does every line keep matches (with the line after
 // it, which often carries the detail); each gap says what it left out.
 func capKeeping(ls []string, max int, keep *lazyRegexp, in Input) []string {
-	if len(ls) <= max {
+	if len(ls) <= max+capSlack {
 		return ls
 	}
 	head, tail := max*2/3, max/3

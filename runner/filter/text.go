@@ -54,10 +54,14 @@ func moreLine(n int, unit string, in Input) string {
 	return fmt.Sprintf("… %d more %s: %s", n, unit, in.Recall())
 }
 
+// capSlack is how far past its cap an output may run before it is cut: a
+// note that hides three lines costs about what they do.
+const capSlack = 5
+
 // capLines keeps at most max lines: the first head and the last max-head,
 // with a note naming how many lines were left out and how to see them.
 func capLines(ls []string, max, head int, in Input) []string {
-	if len(ls) <= max {
+	if len(ls) <= max+capSlack {
 		return ls
 	}
 	tail := max - head
