@@ -23,10 +23,26 @@ const (
 	diffTotalMax = 3000 // lines shown in all
 )
 
+// statLine is one file of a --stat table: " path   |  12 +++--" or
+// " path | Bin 0 -> 1234 bytes".
+var statLine = lazy(`^ (\S.*?) +\| +(\d+(?: [-+]+)?|Bin .*)$`)
+
+// compactStat drops the padding git aligns --stat tables with (the path
+// column is padded to the longest path): " a.go | 3 ++-". Paths, counts
+// and the +/- bar stay.
+func compactStat(ls []string) []string {
+	for i, l := range ls {
+		if m := statLine.FindStringSubmatch(l); m != nil {
+			ls[i] = " " + m[1] + " | " + m[2]
+		}
+	}
+	return ls
+}
+
 // Render compacts a patch.
 func (gitDiff) Render(in Input) (Output, error) {
 	if !looksLikeDiff(in.Stdout) {
-		return Output{Stdout: join(capLines(lines(in.Stdout), 600, 500, in)), Stderr: in.Stderr}, nil
+		return Output{Stdout: join(capLines(compactStat(lines(in.Stdout)), 600, 500, in)), Stderr: in.Stderr}, nil
 	}
 	return Output{Stdout: compactDiff(in.Stdout, in), Stderr: in.Stderr}, nil
 }

@@ -45,7 +45,7 @@ func (gitLog) Render(in Input) (Output, error) {
 		if len(in.Stdout) > 0 && !userHas(in.Argv, in.Tool, gitLogOwnFormat...) {
 			return Output{}, errors.New("git log: output is not in gotk's format")
 		}
-		out := capLines(lines(in.Stdout), 600, 500, in)
+		out := capLines(compactStat(lines(in.Stdout)), 600, 500, in)
 		if looksLikeDiff(in.Stdout) {
 			out = lines(compactDiff(in.Stdout, in))
 		}
