@@ -20,6 +20,9 @@ var (
 	cargoDone    = lazy(`^\s+Finished\s`)
 	// rustcBoiler are the lint explanations rustc repeats under every
 	// first warning of a kind; the diagnostic itself stays.
+	// rustcGutter is an empty line of a diagnostic's source gutter ("   |"):
+	// spacing, no text.
+	rustcGutter = lazy(`^\s*\|\s*$`)
 	rustcBoiler = lazy("^\\s*= help: for further information visit https://|^For more information about (this|an) error, try `rustc --explain E\\d+`\\.$|^warning: build failed, waiting for other jobs to finish\\.\\.\\.$")
 	testResult  = lazy(`^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out`)
 	testLine    = lazy(`^test (.+) \.\.\. (ok|ignored|FAILED)`)
@@ -30,7 +33,7 @@ var (
 func (cargoBuild) Render(in Input) (Output, error) {
 	return Output{
 		Stdout: in.Stdout,
-		Stderr: keepStderr(in, cargoChatter, rustcBoiler),
+		Stderr: keepStderr(in, cargoChatter, rustcBoiler, rustcGutter),
 	}, nil
 }
 
@@ -92,7 +95,7 @@ func (cargoTest) Render(in Input) (Output, error) {
 	}
 	return Output{
 		Stdout: join(res),
-		Stderr: keepStderr(in, cargoChatter, cargoRunning, cargoDone, rustcBoiler),
+		Stderr: keepStderr(in, cargoChatter, cargoRunning, cargoDone, rustcBoiler, rustcGutter),
 	}, nil
 }
 
