@@ -178,3 +178,16 @@ func TestKlogFold(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// The ceiling keeps the lines it keeps byte for byte (colour, CRLF).
+func TestCeilingKeepsBytes(t *testing.T) {
+	line := "\x1b[31mred\x1b[0m text\r"
+	big := strings.Repeat(line+"\n", 5000)
+	out, err := Render(passFilter{}, Input{Stdout: []byte(big), Recall: func() string { return testRecall }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(out.Stdout), line+"\n"+line+"\n") || !strings.HasSuffix(string(out.Stdout), line+"\n") {
+		t.Errorf("kept lines changed: %q", string(out.Stdout[:60]))
+	}
+}

@@ -10,6 +10,8 @@
 // output.
 package filter
 
+import "strings"
+
 // Input is one finished run of a command.
 type Input struct {
 	Argv     []string // the command as the user gave it (argv[0] = program as typed)
@@ -86,12 +88,18 @@ func ceiling(out Output, in Input) Output {
 	}
 	note := func(from, to int) string { return moreLine(to-from, "lines", in) }
 	if len(out.Stdout) > o {
-		out.Stdout = join(capBytes(lines(out.Stdout), o, in, note))
+		out.Stdout = join(capBytes(splitLines(out.Stdout), o, in, note))
 	}
 	if len(out.Stderr) > e {
-		out.Stderr = join(capBytes(lines(out.Stderr), e, in, note))
+		out.Stderr = join(capBytes(splitLines(out.Stderr), e, in, note))
 	}
 	return out
+}
+
+// splitLines splits b at newlines and nothing else: the lines a cap keeps
+// stay byte for byte (no ANSI or carriage-return handling, unlike lines).
+func splitLines(b []byte) []string {
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 }
 
 // For returns the Filter for a registry handler name, or nil when there is
