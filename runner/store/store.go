@@ -189,6 +189,18 @@ var migrations = []string{
 		size      INTEGER NOT NULL      -- length(raw) + length(shown)
 	);
 	CREATE INDEX outputs_at ON outputs(at);`,
+	// The total size of kept outputs, kept up to date by triggers, so a
+	// run does not sum every kept output to check the cap (that scan grew
+	// with the database: 3 ms at 20,000 outputs).
+	`CREATE TABLE totals (
+		id   INTEGER PRIMARY KEY CHECK (id = 1),
+		size INTEGER NOT NULL  -- SUM(outputs.size)
+	);
+	INSERT INTO totals (id, size) SELECT 1, COALESCE(SUM(size), 0) FROM outputs;
+	CREATE TRIGGER outputs_added AFTER INSERT ON outputs
+		BEGIN UPDATE totals SET size = size + NEW.size WHERE id = 1; END;
+	CREATE TRIGGER outputs_dropped AFTER DELETE ON outputs
+		BEGIN UPDATE totals SET size = size - OLD.size WHERE id = 1; END;`,
 }
 
 // SchemaVersion is the user_version a fully migrated database has.
@@ -285,7 +297,11 @@ func (s *Store) Record(r Run, k *Kept) error {
 	}
 	if k != nil {
 		runID, _ := res.LastInsertId()
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO outputs (id, run, at, raw, raw_size, kept_size, shown, size)
+		// Not INSERT OR REPLACE: its implicit delete fires no trigger.
+		if _, err := tx.ExecContext(ctx, "DELETE FROM outputs WHERE id = ?", strings.ToLower(k.ID)); err != nil {
+			return cleanError(err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO outputs (id, run, at, raw, raw_size, kept_size, shown, size)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 			strings.ToLower(k.ID), runID, r.At.UnixMilli(), raw, len(k.Raw), kept, shown, len(raw)+len(shown)); err != nil {
 			return cleanError(err)
@@ -300,7 +316,7 @@ func (s *Store) Record(r Run, k *Kept) error {
 // evict drops the oldest kept outputs until the total fits the cap.
 func (s *Store) evict(ctx context.Context, tx *sql.Tx) error {
 	var total int64
-	if err := tx.QueryRowContext(ctx, "SELECT COALESCE(SUM(size), 0) FROM outputs").Scan(&total); err != nil {
+	if err := tx.QueryRowContext(ctx, "SELECT size FROM totals WHERE id = 1").Scan(&total); err != nil {
 		return err
 	}
 	if total <= s.maxTotal {

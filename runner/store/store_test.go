@@ -153,6 +153,7 @@ func TestEviction(t *testing.T) {
 	if got := strings.Join(ids, " "); got != "000004 000003" {
 		t.Fatalf("kept %q, want the two newest", got)
 	}
+	checkTotal(t, s)
 	// Runs are never evicted: gain keeps its history.
 	if runs, _ := s.Runs(""); len(runs) != 5 {
 		t.Fatalf("%d runs, want 5", len(runs))
@@ -166,6 +167,67 @@ func TestSameIDReplaces(t *testing.T) {
 	e, err := s.Recall("abcdef")
 	if err != nil || string(e.Raw) != "two" {
 		t.Fatalf("recall = %q, %v", e.Raw, err)
+	}
+	checkTotal(t, s)
+}
+
+// checkTotal asserts the maintained total equals the sum it stands for.
+func checkTotal(t *testing.T, s *Store) {
+	t.Helper()
+	var total, sum int64
+	if err := s.db.QueryRow("SELECT size FROM totals WHERE id = 1").Scan(&total); err != nil {
+		t.Fatal(err)
+	}
+	s.db.QueryRow("SELECT COALESCE(SUM(size), 0) FROM outputs").Scan(&sum)
+	if total != sum {
+		t.Fatalf("totals.size = %d, but the kept outputs sum to %d", total, sum)
+	}
+}
+
+// The total stays exact through inserts, replacements and evictions.
+func TestTotalMaintained(t *testing.T) {
+	s := openTemp(t)
+	s.SetLimits(1<<20, 200<<10)
+	for i := range 40 {
+		raw := make([]byte, (i%7+1)<<10*5)
+		rand.Read(raw)
+		if err := s.Record(run("c"), &Kept{ID: fmt.Sprintf("%06x", i%9), Raw: raw, Shown: raw[:10]}); err != nil {
+			t.Fatal(err)
+		}
+		checkTotal(t, s)
+	}
+}
+
+// A version-1 database (before totals) keeps its outputs, and its total
+// starts at their sum.
+func TestMigrateTotals(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gotk.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Record(run("a"), &Kept{ID: "aaaaaa", Raw: []byte("first output")})
+	s.Record(run("b"), &Kept{ID: "bbbbbb", Raw: []byte("second output")})
+	// Back to version 1, as a gotk from before the migration left it.
+	for _, q := range []string{"DROP TRIGGER outputs_added", "DROP TRIGGER outputs_dropped", "DROP TABLE totals", "PRAGMA user_version = 1"} {
+		if _, err := s.db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	s, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	checkTotal(t, s)
+	var total int64
+	s.db.QueryRow("SELECT size FROM totals").Scan(&total)
+	if total == 0 {
+		t.Fatal("migrated total is 0 with two outputs kept")
+	}
+	if e, err := s.Recall("aaaaaa"); err != nil || string(e.Raw) != "first output" {
+		t.Fatalf("recall after migration = %q, %v", e.Raw, err)
 	}
 }
 
@@ -226,17 +288,39 @@ func TestDefaultPath(t *testing.T) {
 
 // BenchmarkRecord is what one gotk run pays to be recorded: open the
 // database, insert the run and a small kept output, close.
+// BenchmarkRecord is what one gotk run pays to record itself: open,
+// record a run with its kept output, close; on a new database and on one
+// that already keeps 20,000 outputs (the cost must not grow with it).
 func BenchmarkRecord(b *testing.B) {
-	path := filepath.Join(b.TempDir(), "gotk.db")
 	raw := bytes.Repeat([]byte("some output line\n"), 200)
-	for b.Loop() {
-		s, err := Open(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := s.Record(run("git status"), &Kept{ID: NewID(), Raw: raw, Shown: raw[:100]}); err != nil {
-			b.Fatal(err)
-		}
-		s.Close()
+	for _, kept := range []int{0, 20000} {
+		b.Run(fmt.Sprintf("kept=%d", kept), func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "gotk.db")
+			s, err := Open(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if kept > 0 {
+				s.Record(run("seed"), &Kept{ID: "000000", Raw: raw, Shown: raw[:100]})
+				// Copies of that row, in one statement (20,000 Records
+				// would take longer than the benchmark).
+				if _, err := s.db.Exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < ?)
+					INSERT INTO outputs (id, run, at, raw, raw_size, kept_size, shown, size)
+					SELECT printf('%06x', i), o.run, o.at, o.raw, o.raw_size, o.kept_size, o.shown, o.size FROM n, outputs o WHERE o.id = '000000'`, kept-1); err != nil {
+					b.Fatal(err)
+				}
+			}
+			s.Close()
+			for b.Loop() {
+				s, err := Open(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := s.Record(run("git status"), &Kept{ID: NewID(), Raw: raw, Shown: raw[:100]}); err != nil {
+					b.Fatal(err)
+				}
+				s.Close()
+			}
+		})
 	}
 }
