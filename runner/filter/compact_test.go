@@ -191,3 +191,23 @@ func TestCeilingKeepsBytes(t *testing.T) {
 		t.Errorf("kept lines changed: %q", string(out.Stdout[:60]))
 	}
 }
+
+// Hunk headers stay true when a side is empty: a new file is "-0,0", a
+// deleted one "+0,0", an insertion names the line it follows.
+func TestTrimHunkEmptyRanges(t *testing.T) {
+	for _, tc := range []struct {
+		header string
+		body   []string
+		want   string
+	}{
+		{"@@ -0,0 +1,3 @@", []string{"+a", "+b", "+c"}, "@@ -0,0 +1,3 @@"},
+		{"@@ -1,2 +0,0 @@", []string{"-a", "-b"}, "@@ -1,2 +0,0 @@"},
+		{"@@ -5,6 +5,7 @@ func f", []string{" 5", " 6", " 7", "+x", " 8", " 9", " 10"}, "@@ -7,2 +7,3 @@ func f"},
+		{"@@ -5,6 +5,7 @@", []string{" 5", " 6", " 7", " 8", " 9", " 10", "+x"}, "@@ -10 +10,2 @@"},
+	} {
+		got := trimHunk(tc.header, tc.body)
+		if got[0] != tc.want {
+			t.Errorf("%s %q: header %q, want %q", tc.header, tc.body, got[0], tc.want)
+		}
+	}
+}

@@ -249,6 +249,14 @@ func trimHunk(header string, body []string) []string {
 	}
 	oldStart, _ := strconv.Atoi(m[1])
 	newStart, _ := strconv.Atoi(m[3])
+	// An empty range names the line before it ("-0,0": a new file);
+	// oldStart and newStart are the numbers of the next lines.
+	if m[2] == "0" {
+		oldStart++
+	}
+	if m[4] == "0" {
+		newStart++
+	}
 	keep := make([]bool, len(body))
 	for i, l := range body {
 		if l != "" && (l[0] == '+' || l[0] == '-') {

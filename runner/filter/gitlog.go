@@ -12,17 +12,23 @@ import (
 type gitLog struct{}
 
 // gitLogOwnFormat are flags by which the user chose what git log prints.
-var gitLogOwnFormat = []string{"--oneline", "--format", "--pretty", "-p", "-u", "--patch", "--stat", "--numstat", "--shortstat",
-	"--name-only", "--name-status", "--raw", "--graph", "--summary", "--dirstat", "-L", "--cc", "-z", "-g", "--walk-reflogs",
+var gitLogOwnFormat = []string{"--oneline", "--format", "--pretty", "--raw", "--graph", "--dirstat", "-L", "--cc", "-z", "-g", "--walk-reflogs",
 	"--show-signature", "--notes", "--show-notes", "--left-right", "--children", "--parents", "--show-linear-break",
-	"-h", "--help", "--no-walk", "--source", "-c", "-m", "--patch-with-stat", "--patch-with-raw", "--compact-summary", "--check", "--log-size"}
+	"-h", "--help", "--no-walk", "--source", "-c", "-m", "--patch-with-raw", "--check", "--log-size"}
+
+// gitLogDetail are flags that add, under each commit, its diffstat, its
+// file list or its patch: gotk keeps its commit line and renders what
+// follows (stat tables without padding, patches as compact diffs).
+var gitLogDetail = []string{"-p", "-u", "--patch", "--stat", "--numstat", "--shortstat", "--name-only", "--name-status",
+	"--summary", "--compact-summary", "--patch-with-stat"}
 
 // logSep and fieldSep delimit records in the format gotk asks for.
 const (
-	logSep   = "\x1e"
-	fieldSep = "\x1f"
-	logBody  = 3 // body lines kept per commit
-	logMax   = 150
+	logSep    = "\x1e"
+	fieldSep  = "\x1f"
+	detailSep = "\x1d" // after the message: what a detail flag adds
+	logBody   = 3      // body lines kept per commit
+	logMax    = 150
 )
 
 // Args asks for a delimited format (and short dates unless the user chose
@@ -32,7 +38,11 @@ func (gitLog) Args(argv []string, tool int) []string {
 	if at < 0 || userHas(argv, tool, gitLogOwnFormat...) {
 		return argv
 	}
-	flags := []string{"--format=" + logSep + "%h" + fieldSep + "%ad" + fieldSep + "%an" + fieldSep + "%D" + fieldSep + "%p" + fieldSep + "%B"}
+	format := "--format=" + logSep + "%h" + fieldSep + "%ad" + fieldSep + "%an" + fieldSep + "%D" + fieldSep + "%p" + fieldSep + "%B"
+	if userHas(argv, tool, gitLogDetail...) {
+		format += detailSep
+	}
+	flags := []string{format}
 	if !userHas(argv, tool, "--date") {
 		flags = append(flags, "--date=short")
 	}
@@ -63,7 +73,8 @@ func (gitLog) Render(in Input) (Output, error) {
 		if len(f) != 6 {
 			return Output{}, errors.New("git log: bad record")
 		}
-		body := dropBlankRuns(strings.Split(strings.TrimSpace(f[5]), "\n"))
+		msg, detail, _ := strings.Cut(f[5], detailSep)
+		body := dropBlankRuns(strings.Split(strings.TrimSpace(msg), "\n"))
 		subject := ""
 		if len(body) > 0 {
 			subject, body = body[0], body[1:]
@@ -87,11 +98,25 @@ func (gitLog) Render(in Input) (Output, error) {
 			kept = append(kept[:logBody], fmt.Sprintf("  … %d more lines", len(kept)-logBody))
 		}
 		res = append(res, kept...)
+		res = append(res, logDetail(detail, in)...)
 	}
 	if shortened > 0 {
 		res = append(res, fmt.Sprintf("(%s shortened: %s)", plural(shortened, "commit message", "commit messages"), in.Recall()))
 	}
 	return Output{Stdout: join(res), Stderr: in.Stderr}, nil
+}
+
+// logDetail renders what a detail flag printed under one commit: a patch
+// as a compact diff, a stat table without its padding, a file list as is.
+func logDetail(detail string, in Input) []string {
+	detail = strings.Trim(detail, "\n")
+	if detail == "" {
+		return nil
+	}
+	if looksLikeDiff([]byte(detail)) {
+		return lines(compactDiff([]byte(detail+"\n"), in))
+	}
+	return compactStat(lines([]byte(detail)))
 }
 
 // gitBranch renders a plain `git branch` listing on few lines: the current
