@@ -147,17 +147,25 @@ func TestTreeLeavesShareLine(t *testing.T) {
 	}
 }
 
-// npm's usage text goes only when npm's own pointer to it follows.
+// npm's usage text goes only when npm's own pointer to it follows; the
+// line above "Usage:" goes only when it is a paragraph of its own (npm's
+// command description), never an error line that happens to precede it.
 func TestDropNpmUsage(t *testing.T) {
-	withHelp := []string{"npm error code EUSAGE", "npm error Unknown flag --x", "npm error Install a package", "npm error Usage:", "npm error npm install", "npm error   --save", "npm error Run \"npm help install\" for more info"}
+	withHelp := []string{"npm error code EUSAGE", "npm error", "npm error Unknown flag --x", "npm error", "npm error Install a package", "npm error", "npm error Usage:", "npm error npm install", "npm error   --save", "npm error Run \"npm help install\" for more info"}
 	got := dropNpmUsage(append([]string{}, withHelp...))
-	want := []string{"npm error code EUSAGE", "npm error Unknown flag --x", "npm error Run \"npm help install\" for more info"}
+	want := []string{"npm error code EUSAGE", "npm error", "npm error Unknown flag --x", "npm error", "npm error Run \"npm help install\" for more info"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	noHelp := withHelp[:len(withHelp)-1]
 	if got := dropNpmUsage(append([]string{}, noHelp...)); len(got) != len(noHelp) {
 		t.Errorf("dropped usage without npm's pointer to it: %q", got)
+	}
+	// No blank line between the error and "Usage:": the error stays.
+	tight := []string{"npm ERR! Missing: x from lock file", "npm ERR! Usage:", "npm ERR! npm ci", "npm ERR! Run \"npm help ci\" for more info"}
+	got = dropNpmUsage(append([]string{}, tight...))
+	if len(got) != 2 || got[0] != tight[0] {
+		t.Errorf("tight layout: got %q", got)
 	}
 }
 

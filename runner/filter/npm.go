@@ -57,11 +57,12 @@ func (npmRun) Render(in Input) (Output, error) {
 	}
 	out := dedupe(dropBlankRuns(dropMatching(body, npmNoise...)))
 	out = capKeeping(out, 300, problem, in)
-	return Output{Stdout: join(out), Stderr: join(dropNpmUsage(lines(keepStderr(in, npmNoise...))))}, nil
+	return Output{Stdout: join(out), Stderr: join(dropBlankRuns(dropMatching(dropNpmUsage(lines(in.Stderr)), npmNoise...)))}, nil
 }
 
 var (
 	npmUsage    = lazy(`^npm (error|ERR!) Usage:$`)
+	npmBlank    = lazy(`^npm (error|ERR!)\s*$`)
 	npmHelpLine = lazy(`^npm (error|ERR!) Run "npm help \S+" for more info$`)
 )
 
@@ -69,8 +70,11 @@ var (
 // the command's one-line description, "Usage:", every option with its
 // help; ~90 lines for npm ci). npm's own next line says how to read it
 // ("Run "npm help ci" for more info"), so it stays; without that line
-// nothing is dropped.
+// nothing is dropped. It reads stderr as npm wrote it: the description is
+// the paragraph of one line just above "Usage:" (blank "npm error" lines
+// around it); without that shape only "Usage:" onwards goes.
 func dropNpmUsage(ls []string) []string {
+	blank := func(i int) bool { return i >= 0 && npmBlank.MatchString(ls[i]) }
 	for u, l := range ls {
 		if !npmUsage.MatchString(l) {
 			continue
@@ -78,8 +82,8 @@ func dropNpmUsage(ls []string) []string {
 		for end := u + 1; end < len(ls); end++ {
 			if npmHelpLine.MatchString(ls[end]) {
 				start := u
-				if u > 1 {
-					start = u - 1 // the description above "Usage:"
+				if blank(u-1) && u >= 3 && !blank(u-2) && blank(u-3) {
+					start = u - 2 // the description, its own paragraph
 				}
 				return append(ls[:start:start], ls[end:]...)
 			}
@@ -88,7 +92,6 @@ func dropNpmUsage(ls []string) []string {
 	}
 	return ls
 }
-
 // treeList renders box-drawn trees (tree, npm ls, pnpm ls) with plain
 // two-space indentation, sibling leaves sharing a line: the same entries
 // at the same depths, in fewer tokens.
