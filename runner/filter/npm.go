@@ -92,6 +92,7 @@ func dropNpmUsage(ls []string) []string {
 	}
 	return ls
 }
+
 // treeList renders box-drawn trees (tree, npm ls, pnpm ls) with plain
 // two-space indentation, sibling leaves sharing a line: the same entries
 // at the same depths, in fewer tokens.
