@@ -19,7 +19,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X main.version=$(VERSION) -X github.com/gotk-dev/gotk/installer/install.Version=$(VERSION)
 FUZZTIME ?= 10s
 
-.PHONY: all build install uninstall test test-go test-plugins bench fuzz cross e2e clean fmt vet
+.PHONY: all build install uninstall test test-go test-plugins bench fuzz cross e2e clean fmt fmt-check vet
 
 all: build
 
@@ -38,7 +38,7 @@ uninstall:
 
 test: test-go test-plugins
 
-test-go:
+test-go: fmt-check
 	@set -e; for m in $(MODULES); do echo "== go test $$m"; (cd $$m && $(GO) vet ./... && $(GO) test -count=1 ./...); done
 
 test-plugins:
@@ -64,6 +64,10 @@ e2e: build
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
+
+# fmt-check fails on any Go file gofmt would change (make fmt fixes them).
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed (run make fmt):"; echo "$$out"; exit 1; fi
 
 clean:
 	rm -rf $(BIN) dist
