@@ -209,15 +209,19 @@ func foldBlocks(ll []string, in Input) []string {
 // lines that differ only in numbers ("N more like it", with the recall
 // hint, since the numbers are left out).
 func foldLogs(ll []string, in Input) []string {
-	stamp := func(l string) string {
-		return logStamp.ReplaceAllString(embeddedStamp.ReplaceAllString(klogStamp.ReplaceAllString(l, "$1 "), "<t>"), "")
+	// Each line's keys once: the regexps are most of the cost.
+	stamp := make([]string, len(ll))
+	shape := make([]string, len(ll))
+	bad := make([]bool, len(ll))
+	for i, l := range ll {
+		stamp[i] = logStamp.ReplaceAllString(embeddedStamp.ReplaceAllString(klogStamp.ReplaceAllString(l, "$1 "), "<t>"), "")
+		shape[i] = digits.ReplaceAllString(stamp[i], "0")
+		bad[i] = problem.MatchString(l)
 	}
-	shape := func(l string) string { return digits.ReplaceAllString(stamp(l), "0") }
 	var out []string
 	for i := 0; i < len(ll); {
 		j := i + 1
-		k := stamp(ll[i])
-		for j < len(ll) && stamp(ll[j]) == k {
+		for j < len(ll) && stamp[j] == stamp[i] {
 			j++
 		}
 		if n := j - i; n > 2 {
@@ -226,11 +230,10 @@ func foldLogs(ll []string, in Input) []string {
 			continue
 		}
 		j = i + 1
-		k = shape(ll[i])
-		for j < len(ll) && shape(ll[j]) == k && !problem.MatchString(ll[j]) {
+		for j < len(ll) && shape[j] == shape[i] && !bad[j] {
 			j++
 		}
-		if n := j - i; n > 2 && !problem.MatchString(ll[i]) {
+		if n := j - i; n > 2 && !bad[i] {
 			out = append(out, ll[i], fmt.Sprintf("  … %d more like it (numbers differ), last: %s: %s", n-1, stampOf(ll[j-1]), in.Recall()))
 			i = j
 			continue
