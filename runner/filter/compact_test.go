@@ -219,3 +219,19 @@ func TestTrimHunkEmptyRanges(t *testing.T) {
 		}
 	}
 }
+
+// diff(1) of two differently named files names both; the same file in two
+// trees (diff -r) and git diffs name the new path only.
+func TestPlainDiffNames(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"--- x\t2026-01-01\n+++ y\t2026-01-01\n@@ -1 +1 @@\n-a\n+b\n", "## x → y\n"},
+		{"diff -u x y\n--- x\t2026-01-01\n+++ y\t2026-01-01\n@@ -1 +1 @@\n-a\n+b\n", "## x → y\n"},
+		{"diff -ru old/f.go new/f.go\n--- old/f.go\n+++ new/f.go\n@@ -1 +1 @@\n-a\n+b\n", "## new/f.go\n"},
+		{"diff --git a/f.go b/g.go\nsimilarity index 90%\nrename from f.go\nrename to g.go\n--- a/f.go\n+++ b/g.go\n@@ -1 +1 @@\n-a\n+b\n", "## g.go (90% similar, renamed from f.go)\n"},
+	} {
+		got := string(compactDiff([]byte(tc.in), Input{Recall: func() string { return testRecall }}))
+		if !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%q:\ngot  %q\nwant prefix %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package filter
 import (
 	"bytes"
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 )
@@ -64,6 +65,7 @@ type diffFile struct {
 	header  []string // the compact header line(s)
 	body    []string // hunks
 	deleted bool     // the file is deleted: its old content is not shown
+	plain   bool     // diff(1), not git: two names may both matter
 }
 
 // compactDiff rewrites a (possibly multi-commit) patch. Lines outside file
@@ -98,6 +100,10 @@ func compactDiff(out []byte, in Input) []byte {
 			meta = nil
 			oldName, newName = diffNames(l)
 			cur.header = []string{"## " + newName}
+			if !strings.HasPrefix(l, "diff --git ") {
+				cur.plain = true
+				cur.header = []string{plainHeader(oldName, newName)}
+			}
 			if strings.HasPrefix(l, "diff --cc ") || strings.HasPrefix(l, "diff --combined ") {
 				cur.header = []string{l}
 			}
@@ -106,7 +112,7 @@ func compactDiff(out []byte, in Input) []byte {
 			cur = &diffFile{}
 			meta = nil
 			oldName, newName = stripPrefix(fieldPath(l[4:])), stripPrefix(fieldPath(ls[i+1][4:]))
-			cur.header = []string{"## " + newName}
+			cur.header = []string{plainHeader(oldName, newName)}
 			i++
 		case cur != nil && len(cur.body) == 0 && !strings.HasPrefix(l, "@@"):
 			// extended header: index, modes, renames, ---/+++
@@ -144,6 +150,9 @@ func compactDiff(out []byte, in Input) []byte {
 			}
 			if !strings.HasPrefix(cur.header[0], "diff --c") {
 				h := "## " + newName
+				if cur.plain {
+					h = plainHeader(oldName, newName)
+				}
 				if len(meta) > 0 {
 					h += " (" + strings.Join(meta, ", ") + ")"
 				}
@@ -221,6 +230,15 @@ func diffNames(l string) (string, string) {
 		return f[len(f)-2], f[len(f)-1]
 	}
 	return "", ""
+}
+
+// plainHeader names the files a diff(1) compares: the new one, or both
+// when they are not the same file in two trees (diff -u a.txt b.txt).
+func plainHeader(oldName, newName string) string {
+	if oldName != "" && oldName != newName && oldName != "/dev/null" && newName != "/dev/null" && path.Base(oldName) != path.Base(newName) {
+		return "## " + oldName + " → " + newName
+	}
+	return "## " + newName
 }
 
 // fieldPath drops the timestamp diff(1) writes after a tab.
