@@ -17,10 +17,10 @@ func (rep Report) Text(w io.Writer) {
 		scope = rep.Project
 	}
 	t := rep.Total
-	fmt.Fprintf(w, "gotk gain: %d runs since %s (%s)\n", t.Runs, rep.Since.Local().Format("2006-01-02 15:04"), scope)
+	fmt.Fprintf(w, "gotk gain: %s since %s (%s)\n", runs(t.Runs), rep.Since.Local().Format("2006-01-02 15:04"), scope)
 	fmt.Fprintf(w, "saved ≈ %d tokens (%.1f%%): %d raw bytes shown as %d\n", t.SavedTokens(), t.Percent(), t.Raw, t.Shown)
 	if n := t.Runs - t.Measured; n > 0 {
-		fmt.Fprintf(w, "%d runs passed straight through (no filter, or --raw): not measured, counted as 0\n", n)
+		fmt.Fprintf(w, "%s passed straight through (no filter, or --raw): not measured, counted as 0\n", runs(n))
 	}
 	fmt.Fprintf(w, "(tokens ≈ bytes/4; each run's raw output counts at most %d bytes, what the agent would have kept anyway)\n", rep.Limit)
 	if rep.Exact != nil {
@@ -138,4 +138,12 @@ func (rep Report) CSV(w io.Writer) error {
 	put("day", rep.ByDay)
 	cw.Flush()
 	return cw.Error()
+}
+
+// runs writes "1 run" / "3 runs".
+func runs[N int | int64](n N) string {
+	if n == 1 {
+		return "1 run"
+	}
+	return fmt.Sprintf("%d runs", n)
 }
