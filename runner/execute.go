@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -84,7 +85,12 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	// The id is fixed before rendering: the filter prints it in its hints.
 	tracking := !off(a.getenv("GOTK_TRACK"))
 	id := store.NewID()
-	hint := "gotk recall " + id
+	recall := "gotk recall " + id
+	hint := recall
+	if len(out.Combined) > filter.Ceiling {
+		// Printed whole, it would be cut by the agent too: say how to page.
+		hint += fmt.Sprintf(" (%d lines; --lines A-B prints a part)", bytes.Count(out.Combined, []byte("\n")))
+	}
 	if !tracking {
 		hint = "gotk --raw " + run.Command + " (GOTK_TRACK=0: nothing is kept)"
 	}
@@ -95,7 +101,7 @@ func (a *app) runProgram(argv []string, raw bool) int {
 		Recall: func() string { return hint },
 	}
 	if tracking {
-		in.RecallLines = func(from, to int) string { return fmt.Sprintf("%s --lines %d-%d", hint, from, to) }
+		in.RecallLines = func(from, to int) string { return fmt.Sprintf("%s --lines %d-%d", recall, from, to) }
 	}
 	shown, rerr := safeRender(f, in)
 	rawN := int64(len(out.Stdout) + len(out.Stderr))
