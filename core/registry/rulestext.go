@@ -58,7 +58,8 @@ func RulesText() string {
 	b.WriteString("`git status` → `gotk git status`, `npx tsc --noEmit` → `gotk npx tsc --noEmit`.\n\n")
 	b.WriteString("Do not prefix a command whose output goes to a file (`>`), into a pipe that counts or selects\n")
 	b.WriteString("lines (`| wc -l`, `| xargs`, `| sort`), or that contains `$(…)` or a heredoc. If a cap hides\n")
-	b.WriteString("something you need, run the `gotk recall <id>` it names, or `gotk --raw <command>`.\n\n")
+	b.WriteString("something you need, run the `gotk recall <id>` it names (`--lines A-B` prints a part of a long\n")
+	b.WriteString("output), or `gotk --raw <command>`.\n\n")
 	cmds := Commands()
 	for _, ct := range categoryTitles {
 		fmt.Fprintf(&b, "- %s: %s\n", ct.title, "`"+strings.Join(cmds[ct.c], "`, `")+"`")
