@@ -71,7 +71,11 @@ type diffFile struct {
 // compactDiff rewrites a (possibly multi-commit) patch. Lines outside file
 // sections (commit headers of git show/log -p) are kept verbatim.
 func compactDiff(out []byte, in Input) []byte {
-	ls := lines(out)
+	return join(compactDiffLines(lines(out), in))
+}
+
+// compactDiffLines is compactDiff over lines already split.
+func compactDiffLines(ls []string, in Input) []string {
 	var res []string
 	emit := func(f *diffFile) {
 		if f == nil {
@@ -173,7 +177,7 @@ func compactDiff(out []byte, in Input) []byte {
 		}
 	}
 	emit(cur)
-	return join(capLines(res, diffTotalMax, diffTotalMax-200, in))
+	return capLines(res, diffTotalMax, diffTotalMax-200, in)
 }
 
 // hunkEnd returns the index after the hunk whose header is h and whose

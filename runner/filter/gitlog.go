@@ -55,11 +55,10 @@ func (gitLog) Render(in Input) (Output, error) {
 		if len(in.Stdout) > 0 && !userHas(in.Argv, in.Tool, gitLogOwnFormat...) {
 			return Output{}, errors.New("git log: output is not in gotk's format")
 		}
-		out := capLines(compactStat(lines(in.Stdout)), 600, 500, in)
 		if looksLikeDiff(in.Stdout) {
-			out = lines(compactDiff(in.Stdout, in))
+			return Output{Stdout: compactDiff(in.Stdout, in), Stderr: in.Stderr}, nil
 		}
-		return Output{Stdout: join(out), Stderr: in.Stderr}, nil
+		return Output{Stdout: join(capLines(compactStat(lines(in.Stdout)), 600, 500, in)), Stderr: in.Stderr}, nil
 	}
 	recs := strings.Split(string(in.Stdout), logSep)[1:]
 	var res []string
@@ -113,10 +112,11 @@ func logDetail(detail string, in Input) []string {
 	if detail == "" {
 		return nil
 	}
+	ls := lines([]byte(detail))
 	if looksLikeDiff([]byte(detail)) {
-		return lines(compactDiff([]byte(detail+"\n"), in))
+		return compactDiffLines(ls, in)
 	}
-	return compactStat(lines([]byte(detail)))
+	return compactStat(ls)
 }
 
 // gitBranch renders a plain `git branch` listing on few lines: the current
