@@ -1,6 +1,10 @@
 package registry
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/gotk-dev/gotk/core/shell"
+)
 
 // The predicates below read a command's arguments. Each treats an Unknown
 // word as "could be anything": a test that refuses a flag refuses Unknown
@@ -189,7 +193,7 @@ func onlyFlags(allowed map[string]bool) func([]string) bool {
 			case allowed[a]:
 				valued = allowed[a+" VALUE"]
 			case strings.Contains(a, "=") && allowed[a[:strings.IndexByte(a, '=')+1]]:
-			case allowed["-NUM"] && isCount(a[1:]):
+			case allowed["-NUM"] && shell.IsDigits(a[1:]):
 			case allowed["-S…"] && strings.HasPrefix(a, "-S") && len(a) > 2:
 			default:
 				return false
@@ -197,18 +201,6 @@ func onlyFlags(allowed map[string]bool) func([]string) bool {
 		}
 		return true
 	}
-}
-
-func isCount(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // statusFlags: the `git status` options Claude Code runs without asking

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+
+	"github.com/gotk-dev/gotk/core/shell"
 )
 
 // ls renders ls: a long listing loses the owner and group columns when
@@ -186,7 +188,7 @@ func (grep) Render(in Input) (Output, error) {
 		}
 		if withNum {
 			n, rest, ok := strings.Cut(m.text, ":")
-			if ok && n != "" && strings.Trim(n, "0123456789") == "" {
+			if ok && shell.IsDigits(n) {
 				m.num, m.text = n, rest
 			}
 		}
@@ -332,7 +334,7 @@ func (wc) Render(in Input) (Output, error) {
 		var counts []string
 		for {
 			f, after, ok := strings.Cut(rest, " ")
-			if !ok || f == "" || strings.Trim(f, "0123456789") != "" {
+			if !ok || !shell.IsDigits(f) {
 				break
 			}
 			counts = append(counts, f)
