@@ -71,6 +71,13 @@ func (e *Env) InstallGotk(bin string) string {
 		}
 	}
 	e.ExtraPath = append([]string{bin}, e.ExtraPath...)
+	return e.runInstaller(installer, args)
+}
+
+// runInstaller runs gotk-install in the project with the run's
+// environment; a failure ends the test with its output.
+func (e *Env) runInstaller(installer string, args []string) string {
+	e.T.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, installer, args...)

@@ -152,19 +152,7 @@ func (e *Env) Shell(script string) (string, error) {
 // user would.
 func (e *Env) UninstallGotk(bin string) string {
 	e.T.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	args := []string{"--agent", e.Agent.Name, "--uninstall", "--yes"}
-	cmd := exec.CommandContext(ctx, filepath.Join(bin, "gotk-install"), args...)
-	cmd.Dir = e.Project
-	cmd.Env = e.environ()
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		e.T.Fatalf("gotk-install %s: %v\n%s", strings.Join(args, " "), err, out.String())
-	}
-	e.T.Logf("gotk-install %s:\n%s", strings.Join(args, " "), out.String())
-	return out.String()
+	return e.runInstaller(filepath.Join(bin, "gotk-install"), []string{"--agent", e.Agent.Name, "--uninstall", "--yes"})
 }
 
 // Snapshot maps every file under root (relative path) to the hash of its
