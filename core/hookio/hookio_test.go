@@ -110,13 +110,17 @@ func TestAudit(t *testing.T) {
 	env.Home, env.Cwd = home, home
 	env.Now = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
 	env.LookPath = func(string) (string, error) { return "/usr/bin/gotk", nil }
-	run(t, echoAgent(nil), env, `{"tool_input":{"command":"git status | grep x\\\\y\r\nls"}}`)
+	run(t, echoAgent(nil), env, `{"tool_input":{"command":"git status | grep x\\\\y\nls"}}`)
+	// A carriage return is part of a word for bash: no rewrite, but the log
+	// line stays one line.
+	run(t, echoAgent(nil), env, `{"tool_input":{"command":"ls\r\nls"}}`)
 	path := filepath.Join(home, ".local", "share", "gotk", "hook-audit.log")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `2026-01-02T03:04:05Z | test | ask | git status \| grep x\\\\y\r\nls | git status \| gotk grep x\\\\y\r\ngotk ls` + "\n"
+	want := `2026-01-02T03:04:05Z | test | ask | git status \| grep x\\\\y\nls | git status \| gotk grep x\\\\y\ngotk ls` + "\n" +
+		`2026-01-02T03:04:05Z | test | passthrough | ls\r\nls | ` + "\n"
 	if string(data) != want {
 		t.Errorf("got  %q\nwant %q", data, want)
 	}

@@ -15,10 +15,13 @@ type Peeled struct {
 
 // Peel sees through leading NAME=value assignments, env (with its options
 // and assignments), and the wrappers that run their operand unchanged:
-// timeout, nice, nohup, time, command, builtin, exec, noglob, nocorrect, and
-// the user's transparent prefixes (each a list of literal words). It returns
-// false when the program cannot be found with certainty: a wrapper with an
-// option it does not know, `command -v`, `env -S`, or too many layers.
+// timeout, nice, nohup, time, command, exec, noglob, nocorrect, and the
+// user's transparent prefixes (each a list of literal words). It returns
+// false when the program cannot be found with certainty, or when putting
+// gotk in front of it would not run the same program: a wrapper with an
+// option it does not know, `command -v` or `-p` (the default PATH has no
+// gotk), `env -i`, `-u`, `-S` or `PATH=…`, `builtin` (gotk is no builtin),
+// `exec -a`/`-c`, or too many layers.
 func (c *Command) Peel(prefixes [][]string) (Peeled, bool) {
 	var p Peeled
 	for _, a := range c.Assigns {
@@ -50,15 +53,14 @@ func (c *Command) Peel(prefixes [][]string) (Peeled, bool) {
 			next, ok = peelTimeout(w, i+1)
 		case "nice":
 			next, ok = peelNice(w, i+1)
-		case "nohup", "builtin", "noglob", "nocorrect":
+		case "nohup", "noglob", "nocorrect":
 			next = skipDashDash(w, i+1)
+		case "builtin":
+			ok = false // `builtin gotk` is an error, not gotk
 		case "command":
 			next = i + 1
-			if next < len(w) && w[next].Literal && w[next].Value == "-p" {
-				next++
-			}
 			if next < len(w) && (!w[next].Literal || strings.HasPrefix(w[next].Value, "-")) {
-				ok = false // command -v / -V only looks the name up
+				ok = false // -v / -V only look the name up; -p searches a PATH without gotk
 			}
 		case "exec":
 			next = i + 1
@@ -102,18 +104,33 @@ func peelEnv(w []Word, i int, p *Peeled) (int, bool) {
 		switch {
 		case v == "--":
 			return i + 1, true
-		case v == "-i" || v == "-" || v == "-0" || v == "--ignore-environment" || v == "--null" || v == "-v" || v == "--debug":
+		case v == "-0" || v == "--null" || v == "-v" || v == "--debug":
 			i++
-		case v == "-u" || v == "--unset" || v == "-C" || v == "--chdir":
+		case v == "-C" || v == "--chdir":
 			i += 2
-		case strings.HasPrefix(v, "--unset=") || strings.HasPrefix(v, "--chdir=") ||
-			(len(v) > 2 && (strings.HasPrefix(v, "-u") || strings.HasPrefix(v, "-C"))):
+		case strings.HasPrefix(v, "--chdir=") || (len(v) > 2 && strings.HasPrefix(v, "-C")):
+			i++
+		case v == "-u" || v == "--unset":
+			if i+1 >= len(w) || !w[i+1].Literal || w[i+1].Value == "PATH" {
+				return i, false
+			}
+			i += 2
+		case strings.HasPrefix(v, "--unset=") || (len(v) > 2 && strings.HasPrefix(v, "-u")):
+			if name := strings.TrimPrefix(strings.TrimPrefix(v, "--unset="), "-u"); name == "PATH" {
+				return i, false
+			}
 			i++
 		case strings.HasPrefix(v, "-"):
-			return i, false // -S splits a string into a command: not a plain operand
+			// -i empties the environment gotk runs in (PATH goes with it);
+			// -S splits a string into a command.
+			return i, false
 		case isAssignment(v):
-			if isDisableVar(v[:strings.IndexByte(v, '=')]) {
+			name := v[:strings.IndexByte(v, '=')]
+			if isDisableVar(name) {
 				p.Disabled = true
+			}
+			if name == "PATH" {
+				return i, false // the program is looked up in another PATH
 			}
 			i++
 		default:

@@ -7,6 +7,7 @@
 package shell
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -64,11 +65,32 @@ type Script struct {
 	// (command substitution, heredoc, redirect into a file, …), deduplicated,
 	// in the order first seen.
 	Unsafe []string
+	// Redefines lists what on this line may change which program a word
+	// names (a function or alias definition, hash, enable, source, eval, a
+	// PATH assignment): nothing on such a line is rewritten, and no
+	// permission is inferred from its words.
+	Redefines []string
 }
+
+// MaxLen is the longest command line Parse reads, and MaxDepth the deepest
+// nesting of commands it walks. Past either, Parse returns ErrTooComplex:
+// the parser and the walker recurse, and a stack overflow is a fatal error
+// no recover() catches — a hook that dies blocks the agent.
+const (
+	MaxLen   = 64 << 10
+	MaxDepth = 64
+)
+
+// ErrTooComplex is returned for a line longer than MaxLen, nested deeper
+// than MaxDepth, or holding a control character.
+var ErrTooComplex = errors.New("the command is too long, too deeply nested, or holds control characters")
 
 // Parse parses src as a bash command line. A syntax error is returned as is;
 // callers treat it as "do not touch".
 func Parse(src string) (*Script, error) {
+	if len(src) > MaxLen || hasControl(src) {
+		return nil, ErrTooComplex
+	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err != nil {
 		return nil, err
@@ -76,16 +98,45 @@ func Parse(src string) (*Script, error) {
 	s := &Script{Src: src}
 	w := walker{s: s}
 	w.stmts(f.Stmts, ctx{})
+	if w.tooDeep {
+		return nil, ErrTooComplex
+	}
 	w.scanUnsafe(f)
+	if w.tooDeep {
+		return nil, ErrTooComplex
+	}
 	return s, nil
+}
+
+// hasControl reports a control character other than tab and newline: bash
+// keeps a carriage return, an escape or a NUL inside a word (`ls\rf.txt`
+// runs a program of that name) where the parser would split the word.
+func hasControl(src string) bool {
+	for i := 0; i < len(src); i++ {
+		if c := src[i]; (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f {
+			return true
+		}
+	}
+	return false
 }
 
 type ctx struct {
 	opaque, subst, subshell, timed bool
+	depth                          int
 }
 
 type walker struct {
-	s *Script
+	s       *Script
+	tooDeep bool
+}
+
+func (w *walker) redefines(reason string) {
+	for _, r := range w.s.Redefines {
+		if r == reason {
+			return
+		}
+	}
+	w.s.Redefines = append(w.s.Redefines, reason)
 }
 
 func (w *walker) unsafe(reason string) {
@@ -104,7 +155,11 @@ func (w *walker) stmts(list []*syntax.Stmt, c ctx) {
 }
 
 func (w *walker) stmt(st *syntax.Stmt, c ctx) {
-	if st == nil || st.Cmd == nil {
+	if st == nil || st.Cmd == nil || w.tooDeep {
+		return
+	}
+	if c.depth++; c.depth > MaxDepth {
+		w.tooDeep = true
 		return
 	}
 	if st.Coprocess || st.Disown {
@@ -141,13 +196,18 @@ func (w *walker) stmt(st *syntax.Stmt, c ctx) {
 			w.stmts(it.Stmts, c)
 		}
 	case *syntax.FuncDecl:
+		w.redefines("a function definition")
 		w.stmt(x.Body, c)
+	case *syntax.DeclClause:
+		w.decl(x)
 	case *syntax.TimeClause:
 		in := c
 		in.timed = true
 		w.stmt(x.Stmt, in)
 	case *syntax.CoprocClause:
-		w.stmt(x.Stmt, ctx{opaque: true, subst: c.subst, subshell: c.subshell, timed: c.timed})
+		in := c
+		in.opaque = true
+		w.stmt(x.Stmt, in)
 	}
 	// ArithmCmd, TestClause, DeclClause, LetClause, TestDecl: grammar, not
 	// commands gotk could run.
@@ -169,7 +229,14 @@ func (w *walker) pipeline(st *syntax.Stmt, c ctx) {
 		}
 		stages = append(stages, s)
 	}
-	flatten(st)
+	// The top statement is the pipeline itself: its `!` and redirects apply
+	// to the whole of it, so it is always split.
+	top := st.Cmd.(*syntax.BinaryCmd)
+	if top.Op == syntax.PipeAll {
+		all = true
+	}
+	flatten(top.X)
+	flatten(top.Y)
 	id := len(w.s.Pipelines)
 	p := Pipeline{PipeAll: all}
 	for i, s := range stages {
@@ -181,7 +248,9 @@ func (w *walker) pipeline(st *syntax.Stmt, c ctx) {
 		p.Stages = append(p.Stages, -1)
 		// A compound stage: its commands run, but their output is part of
 		// the pipe in ways we do not model; never rewrite inside.
-		w.stmt(s, ctx{opaque: true, subst: c.subst, subshell: c.subshell, timed: c.timed})
+		in := c
+		in.opaque = true
+		w.stmt(s, in)
 	}
 	w.s.Pipelines = append(w.s.Pipelines, p)
 }
@@ -189,8 +258,16 @@ func (w *walker) pipeline(st *syntax.Stmt, c ctx) {
 // call records a simple command and returns its index, or -1 when it has no
 // command word (a bare assignment).
 func (w *walker) call(st *syntax.Stmt, x *syntax.CallExpr, c ctx, pipeID, idx, n int, all bool) int {
+	for _, a := range x.Assigns {
+		if a.Name != nil && lookupVar[a.Name.Value] {
+			w.redefines("an assignment to " + a.Name.Value)
+		}
+	}
 	if len(x.Args) == 0 {
 		return -1
+	}
+	if v, ok := literal(x.Args[0]); ok && redefiners[v] {
+		w.redefines("`" + v + "`")
 	}
 	cmd := Command{
 		Start:       int(st.Pos().Offset()),
@@ -225,6 +302,36 @@ func (w *walker) word(wd *syntax.Word) Word {
 	start, end := int(wd.Pos().Offset()), int(wd.End().Offset())
 	v, ok := literal(wd)
 	return Word{Start: start, End: end, Raw: w.s.Src[start:end], Value: v, Literal: ok}
+}
+
+// lookupVar are the variables that decide which program a name runs.
+var lookupVar = map[string]bool{"PATH": true, "BASH_ENV": true, "ENV": true}
+
+// redefiners are the builtins that can change what a later word of the
+// same line runs: new aliases or functions, a hashed path, a disabled
+// builtin, a sourced file, a string run as code, shell options.
+var redefiners = map[string]bool{
+	"alias": true, "unalias": true, "hash": true, "enable": true, "source": true, ".": true,
+	"eval": true, "shopt": true, "unset": true,
+}
+
+// decl records `export PATH=…`-like declarations (DeclClause) and function
+// exports.
+func (w *walker) decl(x *syntax.DeclClause) {
+	for _, a := range x.Args {
+		if a.Name != nil && lookupVar[a.Name.Value] {
+			w.redefines("an assignment to " + a.Name.Value)
+		}
+		if a.Naked && a.Name == nil && a.Value != nil {
+			v, ok := literal(a.Value)
+			switch {
+			case !ok:
+				w.redefines("a declaration that expands at run time")
+			case strings.HasPrefix(v, "-") && strings.ContainsAny(v, "fn"):
+				w.redefines("`" + x.Variant.Value + " " + v + "`")
+			}
+		}
+	}
 }
 
 // fileSink reports whether a redirection reads or writes a real file. Duplicating
