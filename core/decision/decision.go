@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/gotk-dev/gotk/core/config"
+	"github.com/gotk-dev/gotk/core/host"
 	"github.com/gotk-dev/gotk/core/permission"
 	"github.com/gotk-dev/gotk/core/shell"
 )
@@ -56,7 +57,8 @@ type Request struct {
 	// apply.
 	AutoAllow bool
 	// ReadOnlyAutoAllow: the host runs its read-only commands without asking
-	// (Claude Code does); the registry marks which rules are read-only.
+	// inside its working directories (Claude Code does); the registry marks
+	// which rules are read-only.
 	ReadOnlyAutoAllow bool
 }
 
@@ -89,8 +91,13 @@ type Decider interface {
 
 // Engine decides for one host. It is safe for concurrent use.
 type Engine struct {
-	Host   permission.Host
-	Env    permission.Env // Getenv, Home, Cwd (default working directory)
+	Host permission.Host
+	// Env is Getenv, Home, Cwd (default working directory) and the host
+	// process's Session.
+	Env permission.Env
+	// SessionUnreadable: the host's flags could not be read (see
+	// core/host); flags that deny may be in force, so nothing is allowed.
+	SessionUnreadable bool
 	Config config.Config
 	// Prefix is inserted before each rewritten program word; default "gotk".
 	// Hooks whose agent runs commands in a login shell name gotk by absolute
@@ -105,12 +112,15 @@ type Engine struct {
 	rules    map[string]*permission.Rules
 }
 
-// NewEngine returns an Engine for host, reading config and rules from the
-// real environment.
-func NewEngine(host permission.Host) *Engine {
+// NewEngine returns an Engine for host, reading config, rules and the host
+// process's flags from the real environment.
+func NewEngine(h permission.Host) *Engine {
 	home, _ := os.UserHomeDir()
 	cwd, _ := os.Getwd()
-	return New(host, permission.Env{Getenv: os.Getenv, Home: home, Cwd: cwd})
+	s := host.ReadSession(h, host.System(), os.Getppid())
+	e := New(h, permission.Env{Getenv: os.Getenv, Home: home, Cwd: cwd, Session: s.Rules})
+	e.SessionUnreadable = s.Unreadable
+	return e
 }
 
 // New returns an Engine for host in env, with the user's config loaded from
@@ -203,19 +213,34 @@ func (e *Engine) Decide(req Request) Decision {
 	for i := range script.Commands {
 		plans[i] = e.plan(script, i, req)
 	}
-	d.Permission = e.permit(rules, script, plans, req, cwd, &d)
+	var why string
+	d.Permission, why = e.permit(rules, script, plans, req, cwd, &d)
 	if d.Permission == permission.Deny {
 		d.Verdict = Deny
 		d.Reason = "a deny rule matches"
 		return d
 	}
-	if len(script.Unsafe) > 0 {
-		d.Reason = "not provably safe: " + strings.Join(script.Unsafe, ", ")
-		for i := range d.Segments {
-			if d.Segments[i].Reason == "" && plans[i].match.Rule != nil {
-				d.Segments[i].Reason = d.Reason
+	for _, refusal := range []struct {
+		list []string
+		text string
+	}{
+		{script.Redefines, "the line may change what a name runs: "},
+		{script.Unsafe, "not provably safe: "},
+	} {
+		if len(refusal.list) > 0 {
+			d.Reason = refusal.text + strings.Join(refusal.list, ", ")
+			for i := range d.Segments {
+				if d.Segments[i].Reason == "" && plans[i].match.Rule != nil {
+					d.Segments[i].Reason = d.Reason
+				}
 			}
+			return d
 		}
+	}
+	if why != "" {
+		// gotk cannot tell how the host would decide: it says nothing, and
+		// the host decides on the original as if gotk were not there.
+		d.Reason = "gotk cannot be sure how the host decides (" + why + "); the host decides alone"
 		return d
 	}
 	var at []int

@@ -195,50 +195,141 @@ func joinRaw(w []shell.Word) string {
 	return strings.Join(parts, " ")
 }
 
-// permit computes the host's verdict on the ORIGINAL command: Deny if any
-// simple command (substitutions included) matches a deny rule, Ask if any
-// matches an ask rule, Allow if every one is allowed — by a rule, by the
-// session's mode, or as the host's own read-only command — else Default.
-func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, req Request, cwd string, d *Decision) permission.Verdict {
+// permit computes the host's verdict on the ORIGINAL command, and why gotk
+// cannot be sure of it ("" when it can).
+//
+// Each simple command is matched twice: on its words as typed, and on its
+// words as the shell will pass them (quotes and escapes removed), because
+// hosts differ in which they match and a rule must not be dodged by
+// quoting (`git "diff"`). A deny rule matching either reading denies. Every
+// other verdict must be the same under both readings, else gotk is unsure.
+// An allow — by a rule, by the session's mode or as the host's own
+// read-only command — also needs every word known (no expansion), the
+// host's flags read, and for read-only commands every file inside the
+// host's working directories. Unsure anywhere makes the whole line
+// unsure: gotk then answers nothing, and the host decides alone.
+//
+// The line's verdict: Deny if any simple command (substitutions included)
+// is denied, Ask if any asks, Allow if every one is allowed, else Default.
+func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, req Request, cwd string, d *Decision) (permission.Verdict, string) {
 	d.Segments = make([]Segment, len(s.Commands))
 	worst := permission.Allow
 	anyAsk, anyDeny := false, false
+	why := ""
+	unsureBecause := func(reason string) {
+		if why == "" {
+			why = reason
+		}
+	}
+	dirs := workDirs(rules.Dirs)
+	cwds := []string{cwd} // where the line may be when each command runs
+	denyOrAsk := len(rules.Deny)+len(rules.Ask) > 0
 	for i := range s.Commands {
 		c := &s.Commands[i]
 		p := plans[i]
-		seg := segmentFor(c, p)
-		res := rules.Check(seg)
-		t := Segment{Text: p.text, Rule: ruleID(p), Reason: p.reason, Permission: res.Verdict.String(),
-			ReadOnly: p.readOnly && req.ReadOnlyAutoAllow && readOnlyForm(c, p) && insideDir(p.argv, cwd)}
+		typed := rules.Check(segmentFor(c, p, false))
+		run := rules.Check(segmentFor(c, p, true))
+		res := typed
+		if run.Verdict == permission.Deny {
+			res = run
+		}
+		t := Segment{Text: p.text, Rule: ruleID(p), Reason: p.reason, Permission: res.Verdict.String()}
 		if res.Rule != nil {
 			t.PermissionRule = res.Rule.Raw + " (" + res.Rule.Source + ")"
 		}
-		switch res.Verdict {
-		case permission.Deny:
+		expanded := hasExpansion(c)
+		switch {
+		case res.Verdict == permission.Deny:
 			anyDeny = true
-		case permission.Ask:
+		case typed.Verdict != run.Verdict:
+			unsureBecause("quoting changes which rule matches `" + p.text + "`")
+		case res.Verdict == permission.Ask:
 			anyAsk = true
-		case permission.Default:
-			switch {
-			case req.AutoAllow:
-				t.Permission, t.PermissionRule = "allow", "the session's permission mode runs every command"
-			case t.ReadOnly:
-				t.Permission, t.PermissionRule = "allow", "the host's own read-only command set"
-			default:
-				worst = permission.Default
+		case res.Verdict == permission.Allow:
+			if expanded {
+				unsureBecause("`" + p.text + "` has an expansion the allow rule cannot see through")
 			}
+		case req.AutoAllow:
+			t.Permission, t.PermissionRule = "allow", "the session's permission mode runs every command"
+			if expanded && denyOrAsk {
+				unsureBecause("`" + p.text + "` has an expansion a deny or ask rule may match")
+			}
+		case req.ReadOnlyAutoAllow && p.readOnly && readOnlyForm(c, p):
+			switch w := locateAll(p.argv, cwds, dirs); {
+			case w == inside:
+				t.ReadOnly = true
+				t.Permission, t.PermissionRule = "allow", "the host's own read-only command set, inside its working directories"
+			case w == outside:
+				worst = permission.Default
+				t.PermissionRule = "reads outside the host's working directories"
+			default:
+				unsureBecause("gotk cannot tell where `" + p.text + "` reads")
+			}
+		default:
+			worst = permission.Default
+		}
+		cwds = afterCd(cwds, p)
+		if t.Permission == "allow" && e.SessionUnreadable {
+			unsureBecause("the agent's command line cannot be read, so its flags are unknown")
 		}
 		d.Segments[i] = t
 	}
 	switch {
 	case anyDeny:
-		return permission.Deny
+		return permission.Deny, ""
+	case why != "":
+		return permission.Default, why
 	case anyAsk:
-		return permission.Ask
+		return permission.Ask, ""
 	case len(s.Commands) == 0:
-		return permission.Default
+		return permission.Default, ""
 	}
-	return worst
+	return worst, ""
+}
+
+// hasExpansion: a word of c is not a literal (a variable, a glob, a
+// substitution): the words the shell will run are unknown.
+func hasExpansion(c *shell.Command) bool {
+	for _, w := range c.Words {
+		if !w.Literal {
+			return true
+		}
+	}
+	return false
+}
+
+// afterCd adds where a cd, pushd or popd may have moved the line: the
+// operand's directory, or "" (unknown) for anything else. The old
+// directories stay: the cd may fail, or run in a subshell.
+func afterCd(cwds []string, p plan) []string {
+	if !p.peeledOK || len(p.argv) == 0 {
+		return cwds
+	}
+	switch p.argv[0] {
+	case "cd":
+		if len(p.argv) == 2 && p.argv[1] != registry.Unknown && p.argv[1] != "-" && !strings.HasPrefix(p.argv[1], "-") && !strings.HasPrefix(p.argv[1], "~") {
+			next := make([]string, 0, 2*len(cwds))
+			next = append(next, cwds...)
+			for _, c := range cwds {
+				if c == "" {
+					continue
+				}
+				d := p.argv[1]
+				if !filepath.IsAbs(d) {
+					d = c + string(filepath.Separator) + d
+				}
+				next = append(next, resolve(d))
+			}
+			if len(next) > 8 {
+				return []string{""} // too many ways to be somewhere: unknown
+			}
+			return next
+		}
+		return append(cwds, "")
+	case "pushd", "popd":
+		return append(cwds, "")
+	}
+	return cwds
 }
 
 func ruleID(p plan) string {
@@ -248,22 +339,62 @@ func ruleID(p plan) string {
 	return p.match.Rule.ID
 }
 
-// segmentFor builds the spellings the host's rules are matched against.
-// Deny and ask rules see the command as typed and under its wrappers;
+// segmentFor builds the spellings the host's rules are matched against,
+// for one reading: as typed, or (run) as the shell will pass the words —
+// each value quoted only where a shell would need it, so `git "diff"`,
+// `git di""ff` and `git d\iff` all read `git diff`, while `git "a b"` keeps
+// its one word. Deny and ask rules see the whole command and the command
+// under its wrappers (the run reading also with values joined unquoted);
 // allow rules see only a plain command (wrappers the host strips itself
 // removed), never one behind an assignment, env or a user prefix.
-func segmentFor(c *shell.Command, p plan) permission.Segment {
-	typed := joinRaw(c.Words)
-	seg := permission.Segment{Forms: []string{typed}, AllowForm: typed}
+func segmentFor(c *shell.Command, p plan, run bool) permission.Segment {
+	join := joinRaw
+	if run {
+		join = joinRun
+	}
+	whole := join(c.Words)
+	seg := permission.Segment{Forms: []string{whole}, AllowForm: whole}
+	under := c.Words
 	if p.peeledOK && p.peeled.Prog > 0 {
-		under := joinRaw(c.Words[p.peeled.Prog:])
-		seg.Forms = append(seg.Forms, under)
-		seg.AllowForm = under
+		under = c.Words[p.peeled.Prog:]
+		seg.AllowForm = join(under)
+		seg.Forms = append(seg.Forms, seg.AllowForm)
+	}
+	if run {
+		seg.Forms = append(seg.Forms, joinValues(under))
 	}
 	if !plain(c, p) {
 		seg.AllowForm = ""
 	}
 	return seg
+}
+
+// unknownWord stands for a word whose value is not known before it runs;
+// the parser refuses control characters, so no real word holds it.
+const unknownWord = "\x00"
+
+func joinRun(w []shell.Word) string {
+	parts := make([]string, len(w))
+	for i, x := range w {
+		if x.Literal {
+			parts[i] = shell.Quote(x.Value)
+		} else {
+			parts[i] = unknownWord
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func joinValues(w []shell.Word) string {
+	parts := make([]string, len(w))
+	for i, x := range w {
+		if x.Literal {
+			parts[i] = x.Value
+		} else {
+			parts[i] = unknownWord
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // plain: no assignment in front, and only wrappers the host itself strips.
@@ -283,33 +414,6 @@ func onlyLayers(c *shell.Command, p plan, allowed map[string]bool) bool {
 	}
 	for _, l := range p.peeled.Layers {
 		if !allowed[l] {
-			return false
-		}
-	}
-	return true
-}
-
-// insideDir: every operand that could be a path stays inside dir (Claude
-// Code reads without asking only inside its working directories: `cat
-// /etc/hostname` and `ls ../x` ask). Options are not paths; ~ always
-// leaves.
-func insideDir(argv []string, dir string) bool {
-	if dir == "" {
-		return false
-	}
-	for _, a := range argv[1:] {
-		if a == "" || strings.HasPrefix(a, "-") {
-			continue
-		}
-		if strings.HasPrefix(a, "~") {
-			return false
-		}
-		p := a
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
-		}
-		rel, err := filepath.Rel(dir, filepath.Clean(p))
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return false
 		}
 	}

@@ -20,6 +20,26 @@ type Env struct {
 	ReadFile func(string) ([]byte, error)
 	// ManagedDir overrides the system-wide managed settings location (tests).
 	ManagedDir string
+	// Session is what the host process's own flags add (see core/host).
+	Session Session
+}
+
+// Session holds the permission flags a host was started with.
+type Session struct {
+	// Allow and Deny are rule entries as a settings file writes them
+	// ("Bash(git log:*)"), from --allowedTools and --disallowedTools.
+	Allow, Deny []string
+	// Settings are --settings values: a file path or inline JSON.
+	Settings []string
+	// Sources limits which settings files load (--setting-sources: user,
+	// project, local); nil loads all.
+	Sources []string
+	// Dirs are extra working directories (--add-dir).
+	Dirs []string
+}
+
+func (s Session) loads(source string) bool {
+	return s.Sources == nil || contains(s.Sources, source)
 }
 
 func (e Env) read(path string) ([]byte, error) {
@@ -75,63 +95,99 @@ func claudeManagedDir(env Env) string {
 }
 
 func loadClaude(r *Rules, env Env) {
-	user := ClaudeDir(env)
-	files := []string{filepath.Join(user, "settings.json"), filepath.Join(user, "settings.local.json")}
-	if proj := claudeProject(env); proj != "" {
-		pf := []string{filepath.Join(proj, ".claude", "settings.json"), filepath.Join(proj, ".claude", "settings.local.json")}
-		for _, f := range pf {
-			if !contains(files, f) {
-				files = append(files, f)
+	type file struct{ path, inline string }
+	var files []file
+	if env.Session.loads("user") {
+		files = append(files, file{path: filepath.Join(ClaudeDir(env), "settings.json")})
+	}
+	proj := ClaudeProject(env)
+	if proj != "" {
+		if env.Session.loads("project") {
+			files = append(files, file{path: filepath.Join(proj, ".claude", "settings.json")})
+		}
+		if env.Session.loads("local") {
+			files = append(files, file{path: filepath.Join(proj, ".claude", "settings.local.json")})
+		}
+	}
+	for _, s := range env.Session.Settings {
+		if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") {
+			files = append(files, file{path: "--settings", inline: t})
+			continue
+		}
+		if !filepath.IsAbs(s) && proj != "" {
+			s = filepath.Join(proj, s)
+		}
+		files = append(files, file{path: s})
+	}
+	md := claudeManagedDir(env)
+	files = append(files, file{path: filepath.Join(md, "managed-settings.json")})
+	if drop, err := filepath.Glob(filepath.Join(md, "managed-settings.d", "*.json")); err == nil {
+		sort.Strings(drop)
+		for _, d := range drop {
+			files = append(files, file{path: d})
+		}
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		if f.inline == "" {
+			if seen[f.path] {
+				continue
+			}
+			seen[f.path] = true
+		}
+		var doc struct {
+			Permissions struct {
+				Allow, Ask, Deny      []any
+				AdditionalDirectories []any `json:"additionalDirectories"`
+			} `json:"permissions"`
+		}
+		if f.inline != "" {
+			if err := parseJSONC([]byte(f.inline), &doc); err != nil {
+				r.unreadable("gotk: --settings: %v", oneLine(err.Error()))
+				continue
+			}
+			r.Sources = append(r.Sources, "--settings")
+		} else if !r.readJSON(env, f.path, &doc) {
+			continue
+		}
+		r.add(&r.Deny, doc.Permissions.Deny, f.path, "Bash")
+		r.add(&r.Ask, doc.Permissions.Ask, f.path, "Bash")
+		r.add(&r.Allow, doc.Permissions.Allow, f.path, "Bash")
+		for _, d := range doc.Permissions.AdditionalDirectories {
+			if s, ok := d.(string); ok && s != "" {
+				r.Dirs = append(r.Dirs, s)
 			}
 		}
 	}
-	md := claudeManagedDir(env)
-	files = append(files, filepath.Join(md, "managed-settings.json"))
-	if drop, err := filepath.Glob(filepath.Join(md, "managed-settings.d", "*.json")); err == nil {
-		sort.Strings(drop)
-		files = append(files, drop...)
-	}
-	for _, f := range files {
-		var doc struct {
-			Permissions struct {
-				Allow, Ask, Deny []any
-			} `json:"permissions"`
-		}
-		if !r.readJSON(env, f, &doc) {
-			continue
-		}
-		r.add(&r.Deny, doc.Permissions.Deny, f, "Bash")
-		r.add(&r.Ask, doc.Permissions.Ask, f, "Bash")
-		r.add(&r.Allow, doc.Permissions.Allow, f, "Bash")
+	r.add(&r.Deny, anys(env.Session.Deny), "--disallowedTools", "Bash")
+	r.add(&r.Allow, anys(env.Session.Allow), "--allowedTools", "Bash")
+	r.Dirs = append(r.Dirs, env.Session.Dirs...)
+	if proj != "" {
+		r.Dirs = append([]string{proj}, r.Dirs...)
 	}
 }
 
-// claudeProject is the nearest ancestor of the working directory holding a
-// .claude directory (the home directory's own ~/.claude does not count),
-// else the top of the enclosing git work tree.
-func claudeProject(env Env) string {
+func anys(s []string) []any {
+	out := make([]any, len(s))
+	for i, x := range s {
+		out[i] = x
+	}
+	return out
+}
+
+// ClaudeProject is the project directory Claude Code reads settings from:
+// $CLAUDE_PROJECT_DIR, which Claude sets for its hooks, else the working
+// directory. (Not the nearest .claude/ above: Claude does not look there,
+// and a stray empty .claude/ in a subdirectory would hide the project's
+// deny rules.)
+func ClaudeProject(env Env) string {
+	if d := env.Getenv("CLAUDE_PROJECT_DIR"); d != "" && filepath.IsAbs(d) {
+		return filepath.Clean(d)
+	}
 	if env.Cwd == "" {
 		return ""
 	}
-	home := filepath.Clean(env.Home)
-	for d := filepath.Clean(env.Cwd); ; d = filepath.Dir(d) {
-		if d != home {
-			if st, err := os.Stat(filepath.Join(d, ".claude")); err == nil && st.IsDir() {
-				return d
-			}
-		}
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	for d := filepath.Clean(env.Cwd); ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			return ""
-		}
-	}
+	return filepath.Clean(env.Cwd)
 }
 
 func loadCursor(r *Rules, env Env) {

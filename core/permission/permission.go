@@ -73,6 +73,11 @@ type Rules struct {
 	Host             Host
 	Deny, Ask, Allow []Rule
 	Sources          []string // files read, in order
+	// Dirs are the host's working directories, where its read-only
+	// commands run without asking (Claude: the project directory, --add-dir
+	// and permissions.additionalDirectories). Relative entries are relative
+	// to the first.
+	Dirs []string
 	Warnings         []string // one line each
 	// Unreadable: a rule file exists that gotk could not parse, so its deny
 	// and ask rules are unknown. The decision package then treats every

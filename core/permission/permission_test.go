@@ -88,9 +88,15 @@ func TestLoadClaude(t *testing.T) {
 	write(t, filepath.Join(proj, ".claude", "settings.local.json"), `{"permissions":{"ask":["Bash(git push *)"]}}`)
 	write(t, filepath.Join(proj, "sub", "x"), "")
 	write(t, filepath.Join(home, "managed", "managed-settings.json"), `{"permissions":{"deny":["Bash(curl *)"]}}`)
-	r := Load(Claude, env(home, filepath.Join(proj, "sub"), nil))
+	// an empty .claude/ nearer the working directory does not hide the
+	// project's rules: Claude reads $CLAUDE_PROJECT_DIR
+	write(t, filepath.Join(proj, "sub", ".claude", "settings.json"), `{}`)
+	r := Load(Claude, env(home, filepath.Join(proj, "sub"), map[string]string{"CLAUDE_PROJECT_DIR": proj}))
 	if len(r.Warnings) != 0 {
 		t.Fatalf("warnings: %v", r.Warnings)
+	}
+	if len(r.Dirs) != 1 || r.Dirs[0] != proj {
+		t.Errorf("Dirs = %q, want the project dir", r.Dirs)
 	}
 	check := func(cmd string, want Verdict) {
 		t.Helper()

@@ -1,0 +1,215 @@
+package host
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/gotk-dev/gotk/core/permission"
+)
+
+// Session is what the agent's own command line adds to its configuration.
+type Session struct {
+	// Found: the agent's process was found above the hook.
+	Found bool
+	// Unreadable: the process table could not be read, so flags that deny
+	// may be in force unseen; gotk then never answers allow.
+	Unreadable bool
+	// Rules are the permission rules and settings the flags add.
+	Rules permission.Session
+	// Mode is a permission mode set by a flag ("bypassPermissions" for
+	// --dangerously-skip-permissions), or "".
+	Mode string
+	// AllowAll: Copilot CLI's --allow-all-tools (or --allow-all, --yolo).
+	AllowAll bool
+}
+
+// ReadSession finds the agent process of host above pid and reads its
+// flags. Hosts without flags that matter get an empty Session.
+func ReadSession(h permission.Host, p Procs, pid int) Session {
+	var is func([]string) bool
+	var parse func([]string) Session
+	switch h {
+	case permission.Claude:
+		is, parse = isProgram("claude", "@anthropic-ai/claude-code"), parseClaude
+	case Copilot:
+		is, parse = isProgram("copilot", "@github/copilot"), parseCopilot
+	default:
+		return Session{}
+	}
+	argv, found, err := FindAncestor(p, pid, is)
+	if err != nil {
+		return Session{Unreadable: true}
+	}
+	if !found {
+		return Session{}
+	}
+	s := parse(argv)
+	s.Found = true
+	return s
+}
+
+// Copilot is Copilot CLI's host name (it has no rule files gotk reads).
+const Copilot permission.Host = "copilot"
+
+// isProgram: the program, or the script an interpreter runs (node cli.js),
+// is name or lives in a package of that name.
+func isProgram(name, pkg string) func([]string) bool {
+	return func(argv []string) bool {
+		for i, a := range argv {
+			if i > 1 {
+				break
+			}
+			if filepath.Base(a) == name || strings.Contains(a, pkg+"/") || strings.Contains(a, pkg+`\`) {
+				return true
+			}
+			if i == 0 && !isInterpreter(filepath.Base(a)) {
+				break
+			}
+		}
+		return false
+	}
+}
+
+func isInterpreter(base string) bool {
+	return base == "node" || base == "bun" || base == "deno" || strings.HasPrefix(base, "node")
+}
+
+// flagValues reads commander.js-style options from argv: `--name value`,
+// `--name=value`, and for variadic options every following argument up to
+// the next one that starts with '-'. Names are compared after mapping each
+// alias to its canonical name.
+func flagValues(argv []string, canonical map[string]string, variadic map[string]bool) map[string][]string {
+	out := map[string][]string{}
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, val, hasVal := strings.Cut(a, "=")
+		c, ok := canonical[name]
+		if !ok {
+			continue
+		}
+		if hasVal {
+			out[c] = append(out[c], val)
+			continue
+		}
+		if variadic[c] {
+			for i+1 < len(argv) && !strings.HasPrefix(argv[i+1], "-") {
+				i++
+				out[c] = append(out[c], argv[i])
+			}
+			if _, seen := out[c]; !seen {
+				out[c] = []string{}
+			}
+			continue
+		}
+		if i+1 < len(argv) {
+			i++
+			out[c] = append(out[c], argv[i])
+		}
+	}
+	return out
+}
+
+// claudeFlags maps each Claude Code flag gotk reads (and its aliases) to a
+// canonical name; "!" marks flags without a value.
+var claudeFlags = map[string]string{
+	"--allowedTools": "allow", "--allowed-tools": "allow",
+	"--disallowedTools": "deny", "--disallowed-tools": "deny",
+	"--settings":        "settings",
+	"--setting-sources": "sources",
+	"--add-dir":         "add-dir",
+	"--permission-mode": "mode",
+}
+
+var claudeVariadic = map[string]bool{"allow": true, "deny": true, "add-dir": true}
+
+// parseClaude reads Claude Code's permission flags (code.claude.com/docs
+// cli-reference): --allowedTools/--disallowedTools take rule lists
+// ("Bash(git log:*) Edit", comma or space separated), --settings a file or
+// inline JSON, --setting-sources which of user/project/local load,
+// --add-dir working directories, --permission-mode and
+// --dangerously-skip-permissions the mode.
+func parseClaude(argv []string) Session {
+	var s Session
+	v := flagValues(argv, claudeFlags, claudeVariadic)
+	for _, x := range v["allow"] {
+		s.Rules.Allow = append(s.Rules.Allow, SplitTools(x)...)
+	}
+	for _, x := range v["deny"] {
+		s.Rules.Deny = append(s.Rules.Deny, SplitTools(x)...)
+	}
+	s.Rules.Settings = v["settings"]
+	if src, ok := v["sources"]; ok && len(src) > 0 {
+		s.Rules.Sources = []string{}
+		for _, x := range src {
+			for _, f := range strings.Split(x, ",") {
+				if f = strings.TrimSpace(f); f != "" {
+					s.Rules.Sources = append(s.Rules.Sources, f)
+				}
+			}
+		}
+	}
+	s.Rules.Dirs = v["add-dir"]
+	if m := v["mode"]; len(m) > 0 {
+		s.Mode = m[len(m)-1]
+	}
+	for _, a := range argv[1:] {
+		if a == "--dangerously-skip-permissions" {
+			s.Mode = "bypassPermissions"
+		}
+	}
+	return s
+}
+
+// SplitTools splits a tool list on commas and spaces outside parentheses:
+// "Bash(git log:*) Edit,Read" → [Bash(git log:*) Edit Read].
+func SplitTools(s string) []string {
+	var out []string
+	depth, start := 0, -1
+	flush := func(end int) {
+		if start >= 0 {
+			out = append(out, s[start:end])
+			start = -1
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '(':
+			depth++
+		case c == ')':
+			if depth > 0 {
+				depth--
+			}
+		case depth == 0 && (c == ',' || c == ' ' || c == '\t' || c == '\n'):
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	flush(len(s))
+	return out
+}
+
+// parseCopilot reads Copilot CLI's --allow-all-tools (--allow-all,
+// --yolo) and counts --deny-tool / --deny-url as deny rules gotk cannot
+// apply itself.
+func parseCopilot(argv []string) Session {
+	var s Session
+	for _, a := range argv[1:] {
+		name, val, _ := strings.Cut(a, "=")
+		switch name {
+		case "--allow-all-tools", "--allow-all", "--yolo":
+			s.AllowAll = true
+		case "--deny-tool", "--deny-url":
+			s.Rules.Deny = append(s.Rules.Deny, val)
+		}
+	}
+	return s
+}
