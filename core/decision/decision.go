@@ -98,7 +98,7 @@ type Engine struct {
 	// SessionUnreadable: the host's flags could not be read (see
 	// core/host); flags that deny may be in force, so nothing is allowed.
 	SessionUnreadable bool
-	Config config.Config
+	Config            config.Config
 	// Prefix is inserted before each rewritten program word; default "gotk".
 	// Hooks whose agent runs commands in a login shell name gotk by absolute
 	// path here.

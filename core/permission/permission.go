@@ -77,8 +77,8 @@ type Rules struct {
 	// commands run without asking (Claude: the project directory, --add-dir
 	// and permissions.additionalDirectories). Relative entries are relative
 	// to the first.
-	Dirs []string
-	Warnings         []string // one line each
+	Dirs     []string
+	Warnings []string // one line each
 	// Unreadable: a rule file exists that gotk could not parse, so its deny
 	// and ask rules are unknown. The decision package then treats every
 	// command as denied: gotk steps aside and the host decides alone.
