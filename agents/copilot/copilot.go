@@ -40,17 +40,18 @@ var terminalTools = map[string]bool{"run_in_terminal": true, "runTerminalCommand
 //	                      "permissionDecision":"allow"|"ask","permissionDecisionReason":…,
 //	                      "updatedInput":{…}}}
 //	Copilot CLI           {"permissionDecision":"allow","permissionDecisionReason":…,
-//	                      "modifiedArgs":{…}} — only in a session started with
-//	                      --allow-all-tools and no --deny-tool (session.go):
-//	                      Copilot checks its permission flags on the modified
-//	                      arguments, so anywhere else a rewrite would dodge a
-//	                      deny or lose an allow
+//	                      "modifiedArgs":{…}} — only for an allow: core reads
+//	                      the copilot process's flags (core/host) and allows
+//	                      only in a session started with --allow-all-tools and
+//	                      no --deny-tool. Copilot checks its permission flags on
+//	                      the modified arguments, so anywhere else a rewrite
+//	                      would dodge a deny or lose an allow
 //	JetBrains             {"permissionDecision":"deny","permissionDecisionReason":
 //	                      "… re-run as `gotk …`"}: the agent re-issues the command
 //
 // The input object comes back whole, key order kept, command replaced.
-// Copilot's permission rules live in CLI flags; the CLI dialect reads them
-// from the copilot process (session.go); the others get Ask rewrites.
+// Copilot's permission rules live in CLI flags, which core reads from the
+// copilot process; outside such a session the others get Ask rewrites.
 func Handle(in []byte, d decision.Decider) []byte {
 	var p input
 	if json.Unmarshal(in, &p) != nil {
@@ -103,8 +104,8 @@ func Handle(in []byte, d decision.Decider) []byte {
 			{Key: "updatedInput", Value: hookio.Raw(updated)},
 		})
 	case cli:
-		if !session().runsEverything() {
-			return nil // see session.go: Copilot would check its rules on the rewrite
+		if dec.Verdict != decision.AllowRewrite {
+			return nil // Copilot would check its rules on the rewrite
 		}
 		return hookio.Object("permissionDecision", "allow", "permissionDecisionReason", hookio.Reason(dec), "modifiedArgs", updated)
 	}

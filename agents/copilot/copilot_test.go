@@ -55,9 +55,6 @@ func checkAnswer(line []byte) error {
 
 // TestDialects pins each dialect's answer per verdict.
 func TestDialects(t *testing.T) {
-	// a Copilot CLI session started with --allow-all-tools (session.go)
-	defer func(s func() cliSession) { session = s }(session)
-	session = func() cliSession { return cliSession{found: true, allowAll: true} }
 	const r = "gotk: same command, compact output (rule git.status)"
 	vs := func(pd string) string {
 		why := r
@@ -76,16 +73,18 @@ func TestDialects(t *testing.T) {
 		{`{"tool_name":"run_in_terminal","tool_input":{"command":"git status","explanation":"e"}}`, decision.AskRewrite, vs("ask")},
 		{`{"tool_name":"run_in_terminal","tool_input":{"command":"git status","explanation":"e"}}`, decision.Deny, ""},
 		{`{"toolName":"bash","toolArgs":"{\"command\":\"git status\",\"description\":\"d\"}"}`, decision.AllowRewrite, `{"permissionDecision":"allow","permissionDecisionReason":"` + r + `","modifiedArgs":{"command":"gotk git status","description":"d"}}`},
-		{`{"toolName":"bash","toolArgs":{"command":"git status","description":"d"}}`, decision.AskRewrite, `{"permissionDecision":"allow","permissionDecisionReason":"` + r + `","modifiedArgs":{"command":"gotk git status","description":"d"}}`},
+		// the CLI answers only an allow: core allows only in a session
+		// that runs every command (--allow-all-tools, no --deny-tool)
+		{`{"toolName":"bash","toolArgs":{"command":"git status","description":"d"}}`, decision.AskRewrite, ""},
 		{`{"toolName":"bash","toolArgs":{"command":"git status"}}`, decision.Deny, ""},
 		{`{"toolName":"run_in_terminal","toolArgs":"{\"command\":\"git status\"}"}`, decision.AskRewrite, jb},
 		{`{"toolName":"run_in_terminal","toolArgs":"{\"command\":\"git status\"}"}`, decision.AllowRewrite, jb},
 		{`{"toolName":"run_in_terminal","toolArgs":"{\"command\":\"git status\"}"}`, decision.Deny, ""},
 		{`{"toolName":"view","toolArgs":"{\"command\":\"git status\"}"}`, decision.AskRewrite, ""},
 		{`{"tool_name":"read_file","tool_input":{"command":"git status"}}`, decision.AskRewrite, ""},
-		{`{"toolName":"powershell","toolArgs":{"command":"git status"}}`, decision.AskRewrite, `{"permissionDecision":"allow","permissionDecisionReason":"` + r + `","modifiedArgs":{"command":"gotk git status"}}`},
-		{`{"toolName":"powershell","toolArgs":{"command":"git log --format='%s'"}}`, decision.AskRewrite, ""},
-		{`{"toolName":"powershell","toolArgs":{"command":"ls -la"}}`, decision.AskRewrite, ""},
+		{`{"toolName":"powershell","toolArgs":{"command":"git status"}}`, decision.AllowRewrite, `{"permissionDecision":"allow","permissionDecisionReason":"` + r + `","modifiedArgs":{"command":"gotk git status"}}`},
+		{`{"toolName":"powershell","toolArgs":{"command":"git log --format='%s'"}}`, decision.AllowRewrite, ""},
+		{`{"toolName":"powershell","toolArgs":{"command":"ls -la"}}`, decision.AllowRewrite, ""},
 	} {
 		if got := Handle([]byte(c.in), hookiotest.Stub{Verdict: c.v, Command: "gotk git status", Rule: "git.status"}); string(got) != c.want {
 			t.Errorf("%s %v:\n got %s\nwant %s", c.in, c.v, got, c.want)

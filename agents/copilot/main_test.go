@@ -14,7 +14,7 @@ func TestMain(m *testing.M) { hookiotest.Main(m, "gotk-hook-copilot", main) }
 // TestScripts runs testdata/*.txtar against the real binary.
 // A scenario runs the hook as Copilot CLI does, as a child of a process
 // named copilot whose flags say what the session allows:
-// `exec copilot --allow-all-tools` (see session.go).
+// `exec copilot --allow-all-tools` (core/host reads them).
 func TestScripts(t *testing.T) {
 	// Written once, before any scenario forks: a script written while
 	// another goroutine forks can fail to exec ("text file busy").

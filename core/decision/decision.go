@@ -95,9 +95,10 @@ type Engine struct {
 	// Env is Getenv, Home, Cwd (default working directory) and the host
 	// process's Session.
 	Env permission.Env
-	// SessionUnreadable: the host's flags could not be read (see
-	// core/host); flags that deny may be in force, so nothing is allowed.
-	SessionUnreadable bool
+	// Session is what the host process's flags say (core/host). When they
+	// could not be read (Unreadable), flags that deny may be in force, so
+	// nothing is allowed. Env.Session holds its rules.
+	Session host.Session
 	Config            config.Config
 	// Prefix is inserted before each rewritten program word; default "gotk".
 	// Hooks whose agent runs commands in a login shell name gotk by absolute
@@ -117,9 +118,14 @@ type Engine struct {
 func NewEngine(h permission.Host) *Engine {
 	home, _ := os.UserHomeDir()
 	cwd, _ := os.Getwd()
-	s := host.ReadSession(h, host.System(), os.Getppid())
-	e := New(h, permission.Env{Getenv: os.Getenv, Home: home, Cwd: cwd, Session: s.Rules})
-	e.SessionUnreadable = s.Unreadable
+	return NewInSession(h, permission.Env{Getenv: os.Getenv, Home: home, Cwd: cwd}, host.ReadSession(h, host.System(), os.Getppid()))
+}
+
+// NewInSession is New for a host process started with the flags s.
+func NewInSession(h permission.Host, env permission.Env, s host.Session) *Engine {
+	env.Session = s.Rules
+	e := New(h, env)
+	e.Session = s
 	return e
 }
 
@@ -194,6 +200,11 @@ func (e *Engine) Decide(req Request) Decision {
 	if err != nil {
 		d.Reason = "cannot parse the command: " + oneLine(err.Error())
 		return d
+	}
+	if e.Session.AllowAll && len(e.Session.Rules.Deny) == 0 {
+		// Copilot CLI started with --allow-all-tools and no --deny-tool:
+		// it runs every command without asking.
+		req.AutoAllow = true
 	}
 	cwd := req.Cwd
 	if cwd == "" {

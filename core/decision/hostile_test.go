@@ -166,7 +166,7 @@ func TestSettingsClaudeReads(t *testing.T) {
 	run(t, flags(permission.Session{Sources: []string{"project"}}), claude, []tc{{"make", AskRewrite, "gotk make"}})
 	// flags gotk cannot read: never allow
 	blind := flags(permission.Session{})
-	blind.SessionUnreadable = true
+	blind.Session.Unreadable = true
 	run(t, blind, claude, []tc{{"git status", Passthrough, ""}, {"make", Passthrough, ""}, {"go test ./...", AskRewrite, "gotk go test ./..."}})
 	run(t, blind, Request{AutoAllow: true}, []tc{{"go test ./...", Passthrough, ""}})
 }

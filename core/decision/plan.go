@@ -269,7 +269,7 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 			worst = permission.Default
 		}
 		cwds = afterCd(cwds, p)
-		if t.Permission == "allow" && e.SessionUnreadable {
+		if t.Permission == "allow" && e.Session.Unreadable {
 			unsureBecause("the agent's command line cannot be read, so its flags are unknown")
 		}
 		d.Segments[i] = t

@@ -1,6 +1,9 @@
 package hookio
 
 import (
+	"github.com/gotk-dev/gotk/core/host"
+	"github.com/gotk-dev/gotk/core/permission"
+
 	"errors"
 	"os"
 	"os/exec"
@@ -19,6 +22,9 @@ func OSEnv() Env {
 		Now:        time.Now,
 		LookPath:   exec.LookPath,
 		AppendFile: appendPrivate,
+		Session: func(h permission.Host) host.Session {
+			return host.ReadSession(h, host.System(), os.Getppid())
+		},
 	}
 }
 
@@ -31,6 +37,9 @@ func (e Env) withDefaults() Env {
 	}
 	if e.LookPath == nil {
 		e.LookPath = func(string) (string, error) { return "", exec.ErrNotFound }
+	}
+	if e.Session == nil {
+		e.Session = func(permission.Host) host.Session { return host.Session{} }
 	}
 	if e.AppendFile == nil {
 		e.AppendFile = func(string, []byte) error { return errors.ErrUnsupported }

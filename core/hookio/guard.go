@@ -62,7 +62,7 @@ func (g *guard) engine() *decision.Engine {
 		return g.eng
 	}
 	g.gotk = resolveGotk(g.env.LookPath)
-	g.eng = decision.New(g.agent.Host, permission.Env{Getenv: g.env.Getenv, Home: g.env.Home, Cwd: g.env.Cwd})
+	g.eng = decision.NewInSession(g.agent.Host, permission.Env{Getenv: g.env.Getenv, Home: g.env.Home, Cwd: g.env.Cwd}, g.env.Session(g.agent.Host))
 	if g.agent.AbsoluteGotk && g.gotk != "" {
 		g.eng.Prefix = shell.Quote(g.gotk)
 	}

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/gotk-dev/gotk/core/decision"
+	"github.com/gotk-dev/gotk/core/host"
 	"github.com/gotk-dev/gotk/core/permission"
 )
 
@@ -70,6 +71,8 @@ type Env struct {
 	// AppendFile appends data to a file, creating it (and its directory)
 	// private to the user.
 	AppendFile func(path string, data []byte) error
+	// Session reads the flags of the host process running the hook.
+	Session func(permission.Host) host.Session
 }
 
 // Run is one hook invocation: read stdin, answer on stdout, explain on

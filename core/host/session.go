@@ -70,8 +70,13 @@ func isProgram(name, pkg string) func([]string) bool {
 	}
 }
 
+// isInterpreter: a program that runs its first argument as a script.
 func isInterpreter(base string) bool {
-	return base == "node" || base == "bun" || base == "deno" || strings.HasPrefix(base, "node")
+	switch base {
+	case "node", "nodejs", "bun", "deno", "sh", "bash", "dash", "zsh":
+		return true
+	}
+	return strings.HasPrefix(base, "node")
 }
 
 // flagValues reads commander.js-style options from argv: `--name value`,
