@@ -99,7 +99,7 @@ type Engine struct {
 	// could not be read (Unreadable), flags that deny may be in force, so
 	// nothing is allowed. Env.Session holds its rules.
 	Session host.Session
-	Config            config.Config
+	Config  config.Config
 	// Prefix is inserted before each rewritten program word; default "gotk".
 	// Hooks whose agent runs commands in a login shell name gotk by absolute
 	// path here.

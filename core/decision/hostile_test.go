@@ -35,6 +35,8 @@ func project(t *testing.T, settings string) (*Engine, string) {
 		"sub/up":    "../..",
 		"good":      "notes.txt",
 		"sub/alias": "../notes.txt",
+		"dangling":  filepath.Join(outside, "new.txt"),
+		"loop":      "loop",
 	} {
 		if err := os.Symlink(target, filepath.Join(proj, link)); err != nil {
 			t.Fatal(err)
@@ -84,6 +86,8 @@ func TestReadsOutsideTheProject(t *testing.T) {
 		{"cat leakdir/../proj/notes.txt", AllowRewrite, "gotk cat leakdir/../proj/notes.txt"}, // home/secret/.. is home
 		{"cat leakdir/../secret/passwd", AskRewrite, "gotk cat leakdir/../secret/passwd"},
 		{"ls sub/up", AskRewrite, "gotk ls sub/up"},
+		{"cat dangling", AskRewrite, "gotk cat dangling"},
+		{"cat loop", AskRewrite, "gotk cat loop"},
 		{"head -n 5 leak", AskRewrite, "gotk head -n 5 leak"},
 		{"tail -3 leak", AskRewrite, "gotk tail -3 leak"},
 		{"wc -l leak", AskRewrite, "gotk wc -l leak"},

@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -123,24 +124,48 @@ func within(p string, dirs []string) bool {
 	return false
 }
 
-// resolve returns the physical path of an absolute path: symlinks followed
-// (and each `..` applied to where the link before it led, as the kernel
-// does) for its longest existing prefix, the rest applied lexically — it
-// does not exist, so no link can hide in it.
+// resolve returns the physical path of an absolute path, as the kernel
+// would walk it: each symlink followed where it stands (also a dangling
+// one: its target is where a later write or read would go), each `..`
+// applied to the physical directory reached so far; from the first
+// component that does not exist on, the rest is lexical — no link can hide
+// in what does not exist. A loop of links resolves to "", which is inside
+// nothing.
 func resolve(p string) string {
 	if r, err := filepath.EvalSymlinks(p); err == nil {
 		return r
 	}
-	sep := string(filepath.Separator)
+	return walk(p, 0)
+}
+
+func walk(p string, hops int) string {
+	const sep = string(filepath.Separator)
 	parts := strings.Split(p, sep)
-	for k := len(parts) - 1; k > 0; k-- {
-		prefix := strings.Join(parts[:k], sep)
-		if prefix == "" {
-			prefix = sep
+	cur := sep
+	for i, c := range parts {
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
 		}
-		if r, err := filepath.EvalSymlinks(prefix); err == nil {
-			return filepath.Join(append([]string{r}, parts[k:]...)...)
+		next := filepath.Join(cur, c)
+		fi, err := os.Lstat(next)
+		if err != nil {
+			return filepath.Join(append([]string{next}, parts[i+1:]...)...)
 		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			t, err := os.Readlink(next)
+			if err != nil || hops >= 40 {
+				return ""
+			}
+			if !filepath.IsAbs(t) {
+				t = cur + sep + t
+			}
+			return walk(t+sep+strings.Join(parts[i+1:], sep), hops+1)
+		}
+		cur = next
 	}
-	return filepath.Clean(p)
+	return cur
 }
