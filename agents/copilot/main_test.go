@@ -40,3 +40,10 @@ func FuzzHandle(f *testing.F) { hookiotest.Fuzz(f, agent, seeds, checkAnswer) }
 func BenchmarkHook(b *testing.B) {
 	hookiotest.Bench(b, ".", []byte(seeds[0]))
 }
+
+// TestStories runs the stories every hook shares (hookiotest/stories) on
+// this hook, in VS Code's dialect (outside a Copilot CLI session, the CLI
+// dialect has no answer to check), and generated bash through it.
+func TestStories(t *testing.T) {
+	hookiotest.Stories(t, agent, `{"tool_name":"run_in_terminal","tool_input":{"command":"git status","explanation":"e"}}`, checkAnswer)
+}

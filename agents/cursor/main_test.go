@@ -19,3 +19,7 @@ func FuzzHandle(f *testing.F) { hookiotest.Fuzz(f, agent, seeds, checkAnswer) }
 func BenchmarkHook(b *testing.B) {
 	hookiotest.Bench(b, ".", []byte(seeds[0]))
 }
+
+// TestStories runs the stories every hook shares (hookiotest/stories) on
+// this hook, and generated bash through it.
+func TestStories(t *testing.T) { hookiotest.Stories(t, agent, seeds[0], checkAnswer) }
