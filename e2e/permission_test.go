@@ -57,6 +57,61 @@ var permCases = []permCase{
 			{"go test ./...", "no rule, not read-only (-p cannot ask)", Refused},
 		},
 	},
+	// Issue 11: each hole a hostile review found, run with and without gotk.
+	{
+		agent: "claude", name: "quoted-deny",
+		setup: func(e *Env) {
+			e.editJSON(filepath.Join(e.Home, ".claude", "settings.json"), func(m map[string]any) {
+				m["permissions"] = map[string]any{"allow": []any{"Bash(git:*)"}, "deny": []any{"Bash(git diff:*)"}}
+			})
+		},
+		calls: []permCall{
+			{`git "diff"`, "deny rule, the subcommand quoted", Denied},
+			{`git di""ff`, "deny rule, an empty quote inside the word", Denied},
+			{`git 'log' -1`, "allow rule git:*, quoted", Ran},
+		},
+	},
+	{
+		agent: "claude", name: "symlink-outside-read",
+		setup: func(e *Env) {
+			secret := filepath.Join(e.Home, "secret.txt")
+			e.WriteFile(secret, "outside the project\n")
+			if err := os.Symlink(secret, filepath.Join(e.Project, "leak")); err != nil {
+				e.T.Fatal(err)
+			}
+		},
+		calls: []permCall{
+			{"cat leak", "read-only, but the file is outside the project (-p cannot ask)", Refused},
+			{"cat main.go", "read-only, inside the project", Ran},
+		},
+	},
+	{
+		agent: "claude", name: "disallowed-tools-flag",
+		setup: func(e *Env) {
+			e.Args = append(e.Args, "--disallowedTools", "Bash(git log:*)")
+		},
+		calls: []permCall{
+			{"git log -1", "--disallowedTools Bash(git log:*)", Denied},
+			{"git status", "read-only", Ran},
+		},
+	},
+	{
+		agent: "claude", name: "nested-claude-dir",
+		setup: func(e *Env) {
+			e.WriteFile(filepath.Join(e.Project, ".claude", "settings.json"), `{"permissions":{"deny":["Bash(git log:*)"]}}`)
+			e.WriteFile(filepath.Join(e.Project, "sub", ".claude", "settings.json"), `{}`)
+		},
+		calls: []permCall{
+			{"cd sub", "read-only", Ran},
+			{"git log -1", "the project's deny rule, from a subdirectory with its own empty .claude/", Denied},
+		},
+	},
+	{
+		agent: "claude", name: "same-line-function",
+		calls: []permCall{
+			{"git() { echo dry; }; git status", "a function definition Claude cannot check (-p cannot ask)", Refused},
+		},
+	},
 	{
 		agent: "gemini", name: "tools-allowed-exclude-default-mode",
 		setup: func(e *Env) {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/gotk-dev/gotk/core/decision"
 	"github.com/gotk-dev/gotk/core/hookio"
-	"github.com/gotk-dev/gotk/core/permission"
 )
 
 // input is the part of Codex's PreToolUse payload the hook reads.
@@ -32,11 +31,15 @@ const bypassMode = "bypassPermissions"
 //
 //	permission_mode bypassPermissions   rewrite (Codex asks about nothing)
 //	original is Codex-known-safe        rewrite (Codex runs it without asking
-//	                                    under every approval policy; see safe.go)
-//	a `prompt` execpolicy rule matches  no answer (checked first)
+//	                                    under every approval policy; core's
+//	                                    host.CodexKnownSafe makes it an allow)
+//	a `prompt` execpolicy rule matches  no answer (an Ask verdict)
 //	anything else (an Ask verdict)      no answer: Codex's own approval flow
 //	                                    sees the original command
 //	Deny, Passthrough                   no answer
+//
+// So the hook answers exactly the allows, as `gotk rewrite --host codex`
+// reports them.
 func Handle(in []byte, d decision.Decider) []byte {
 	var p input
 	if json.Unmarshal(in, &p) != nil || p.ToolName != "Bash" {
@@ -48,12 +51,7 @@ func Handle(in []byte, d decision.Decider) []byte {
 	}
 	bypass := p.PermissionMode == bypassMode
 	dec := d.Decide(decision.Request{Command: cmd, Cwd: p.Cwd, AutoAllow: bypass})
-	switch {
-	case !hookio.IsRewrite(dec):
-		return nil
-	case dec.Permission == permission.Ask:
-		return nil // a `prompt` rule: Codex must see the original and ask
-	case dec.Verdict == decision.AskRewrite && !knownSafe(cmd):
+	if dec.Verdict != decision.AllowRewrite {
 		return nil
 	}
 	return hookio.Object("hookSpecificOutput", hookio.Fields{

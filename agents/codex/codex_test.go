@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/gotk-dev/gotk/core/decision"
-	"github.com/gotk-dev/gotk/core/hookio"
 	"github.com/gotk-dev/gotk/core/hookio/hookiotest"
 )
 
@@ -37,41 +36,15 @@ func checkAnswer(line []byte) error {
 	return nil
 }
 
-// TestAskMapping pins when an Ask rewrite is answered: only for commands
-// Codex itself runs without asking.
-func TestAskMapping(t *testing.T) {
-	rw := func(cmd string) string {
-		return `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"gotk: same command, compact output (rule r)","updatedInput":{"command":` + string(hookio.Raw("/g "+cmd)) + `}}}`
-	}
-	for _, c := range []struct {
-		v    decision.Verdict
-		cmd  string
-		want bool
-	}{
-		{decision.AllowRewrite, "git push", true}, // only reachable in bypassPermissions
-		{decision.AskRewrite, "ls -la", true},
-		{decision.AskRewrite, "ls -la && grep -rn x . | head -5", true},
-		{decision.AskRewrite, "git status", false}, // Codex asks about git
-		{decision.AskRewrite, "find . -name x -delete", false},
-		{decision.AskRewrite, "rg --pre=cat x", false},
-		{decision.AskRewrite, "ls > out", false},
-		{decision.AskRewrite, "ls $HOME", false},
-		{decision.AskRewrite, "ls *.go", false},
-		{decision.AskRewrite, "(ls)", false},
-		{decision.AskRewrite, "ls &", false},
-		{decision.AskRewrite, "X=1 ls", false},
-		{decision.AskRewrite, "cat 'a b' \"c\"", true},
-		{decision.Deny, "ls", false},
-		{decision.Passthrough, "ls", false},
-	} {
-		in := []byte(`{"tool_name":"Bash","permission_mode":"default","tool_input":{"command":` + string(hookio.Raw(c.cmd)) + `}}`)
-		got := string(Handle(in, hookiotest.Stub{Verdict: c.v, Command: "/g " + c.cmd, Rule: "r"}))
-		want := ""
-		if c.want {
-			want = rw(c.cmd)
-		}
-		if got != want {
-			t.Errorf("%v %q:\n got %s\nwant %s", c.v, c.cmd, got, want)
+// TestAnswerMapping: Codex accepts only "allow", so the hook answers the
+// allow rewrites (known-safe commands are allows, decided in core) and
+// nothing else.
+func TestAnswerMapping(t *testing.T) {
+	want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"gotk: same command, compact output (rule r)","updatedInput":{"command":"/g ls -la"}}}`
+	in := []byte(`{"tool_name":"Bash","permission_mode":"default","tool_input":{"command":"ls -la"}}`)
+	for v, w := range map[decision.Verdict]string{decision.AllowRewrite: want, decision.AskRewrite: "", decision.Deny: "", decision.Passthrough: ""} {
+		if got := string(Handle(in, hookiotest.Stub{Verdict: v, Command: "/g ls -la", Rule: "r"})); got != w {
+			t.Errorf("%v:\n got %s\nwant %s", v, got, w)
 		}
 	}
 }

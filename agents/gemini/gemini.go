@@ -27,15 +27,14 @@ type input struct {
 // Gemini would have asked about the original whatever its mode — a
 // tools.confirmationRequired rule matched — and "allow" otherwise.
 //
-// An original that a user rule allows is left alone: Gemini matches its
-// rules against the REWRITTEN command (measured in Gemini CLI 0.61.0:
-// `tools.allowed` `run_shell_command(go vet)` turned `gotk go vet ./...`
-// into "Tool execution denied by policy"), so a rewrite would take the
-// user's allow away.
+// An original that a user rule allows is left alone by core
+// (host.Answers.KeepAllowed): Gemini matches its rules against the
+// REWRITTEN command (measured in Gemini CLI 0.61.0: `tools.allowed`
+// `run_shell_command(go vet)` turned `gotk go vet ./...` into "Tool
+// execution denied by policy"), so a rewrite would take the user's allow
+// away.
 func decisionOf(d decision.Decision) (string, bool) {
 	switch {
-	case d.Permission == permission.Allow:
-		return "", false
 	case d.Verdict == decision.AskRewrite && d.Permission == permission.Ask:
 		return "ask", true
 	case hookio.IsRewrite(d):

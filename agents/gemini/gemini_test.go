@@ -49,7 +49,9 @@ func TestDecisionTable(t *testing.T) {
 		p    permission.Verdict
 		want string
 	}{
-		{decision.AllowRewrite, permission.Allow, `{"decision":"allow"}`}, // Gemini would not match its allow rule on the rewrite
+		// core never rewrites an original Gemini's allow rules cover
+		// (host.Answers.KeepAllowed); an allow rewrite is a plain allow
+		{decision.AllowRewrite, permission.Allow, rw("allow")},
 		{decision.AskRewrite, permission.Ask, rw("ask")},
 		{decision.AskRewrite, permission.Default, rw("allow")},
 		{decision.Deny, permission.Deny, `{"decision":"allow"}`},

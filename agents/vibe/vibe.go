@@ -6,7 +6,6 @@ import (
 
 	"github.com/gotk-dev/gotk/core/decision"
 	"github.com/gotk-dev/gotk/core/hookio"
-	"github.com/gotk-dev/gotk/core/permission"
 )
 
 // input is the part of Vibe's pre_tool payload the hook reads.
@@ -35,10 +34,10 @@ func Handle(in []byte, d decision.Decider) []byte {
 		return nil
 	}
 	dec := d.Decide(decision.Request{Command: cmd, Cwd: p.Cwd})
-	if !hookio.IsRewrite(dec) || dec.Permission == permission.Ask {
-		// An ask rule (a sensitive pattern, find -exec) matched the original:
-		// Vibe checks its rules on the rewritten command, which would no
-		// longer match, so only the original may reach its prompt.
+	if !hookio.IsRewrite(dec) {
+		// Core leaves an original an ask rule matches (a sensitive pattern,
+		// find -exec) alone: Vibe checks its rules on the rewritten command,
+		// which would no longer match (host.Answers.NoAsk).
 		return nil
 	}
 	shown := dec.Command

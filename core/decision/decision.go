@@ -95,6 +95,11 @@ type Engine struct {
 	// Env is Getenv, Home, Cwd (default working directory) and the host
 	// process's Session.
 	Env permission.Env
+	// Answers is the host's answer policy (core/host).
+	Answers host.Answers
+	// KnownSafe is the host's own set of commands it runs without asking
+	// when no rule matches (Codex's known-safe commands); nil for none.
+	KnownSafe func(cmd string) bool
 	// Session is what the host process's flags say (core/host). When they
 	// could not be read (Unreadable), flags that deny may be in force, so
 	// nothing is allowed. Env.Session holds its rules.
@@ -131,9 +136,9 @@ func NewInSession(h permission.Host, env permission.Env, s host.Session) *Engine
 
 // New returns an Engine for host in env, with the user's config loaded from
 // env; a config warning comes back in every Decision's Warnings.
-func New(host permission.Host, env permission.Env) *Engine {
+func New(h permission.Host, env permission.Env) *Engine {
 	cfg, warn := config.Load(config.Env{Getenv: env.Getenv, Home: env.Home})
-	e := &Engine{Host: host, Env: env, Config: cfg}
+	e := &Engine{Host: h, Env: env, Config: cfg, KnownSafe: host.KnownSafe(h), Answers: host.AnswersOf(h)}
 	if warn != "" {
 		e.warnings = append(e.warnings, warn)
 	}
@@ -226,6 +231,14 @@ func (e *Engine) Decide(req Request) Decision {
 	}
 	var why string
 	d.Permission, why = e.permit(rules, script, plans, req, cwd, &d)
+	if d.Permission == permission.Default && why == "" && e.KnownSafe != nil && e.KnownSafe(req.Command) {
+		d.Permission = permission.Allow
+		for i := range d.Segments {
+			if d.Segments[i].Permission == "default" {
+				d.Segments[i].Permission, d.Segments[i].PermissionRule = "allow", "the host's own known-safe commands"
+			}
+		}
+	}
 	if d.Permission == permission.Deny {
 		d.Verdict = Deny
 		d.Reason = "a deny rule matches"
@@ -266,6 +279,17 @@ func (e *Engine) Decide(req Request) Decision {
 	}
 	if len(at) == 0 {
 		d.Reason = "nothing to rewrite"
+		return d
+	}
+	switch a := e.Answers; {
+	case a.AllowOnly && d.Permission != permission.Allow:
+		d.Reason = "the host takes a rewrite only as an allow, and would not run the original without asking"
+		return d
+	case a.NoAsk && d.Permission == permission.Ask:
+		d.Reason = "an ask rule matches, and the host checks its rules on the rewritten command"
+		return d
+	case a.KeepAllowed && d.Permission == permission.Allow:
+		d.Reason = "an allow rule matches, and the host checks its rules on the rewritten command"
 		return d
 	}
 	d.Command = shell.Insert(req.Command, at, e.Prefix+" ")

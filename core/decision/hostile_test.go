@@ -238,3 +238,17 @@ func TestCrashSeedsDecide(t *testing.T) {
 		}
 	}
 }
+
+// TestQuotedDenyEveryHost: a deny rule of each host's own kind holds
+// whatever the quoting (Cursor Shell(…), Gemini tools.exclude, Codex
+// execpolicy, Vibe denylist, Claude Bash(…)).
+func TestQuotedDenyEveryHost(t *testing.T) {
+	for host, e := range hostEngines(t) {
+		for _, cmd := range []string{`git "push" origin`, `git pu''sh`, `g\it push`, `"rm" -rf x`, `r\m x`} {
+			d := e.Decide(Request{Command: cmd, ReadOnlyAutoAllow: host == "claude", AutoAllow: true})
+			if d.Verdict != Deny {
+				t.Errorf("%s: %q: %v (%s), want deny", host, cmd, d.Verdict, d.Reason)
+			}
+		}
+	}
+}

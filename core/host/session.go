@@ -48,6 +48,44 @@ func ReadSession(h permission.Host, p Procs, pid int) Session {
 	return s
 }
 
+// Answers says which rewrites a host can take without losing a permission.
+type Answers struct {
+	// AllowOnly: the host accepts a rewrite only as an allow (Codex), so
+	// an ask rewrite is no rewrite.
+	AllowOnly bool
+	// NoAsk: the host checks its rules on the REWRITTEN command, where an
+	// ask rule of the original would no longer match (Vibe), so an
+	// original an ask rule matches is not rewritten.
+	NoAsk bool
+	// KeepAllowed: the host matches its allow rules on the rewritten
+	// command (Gemini), so an original one of them allows is not rewritten
+	// — the rewrite would take the user's allow away.
+	KeepAllowed bool
+}
+
+// AnswersOf returns host h's answer policy.
+func AnswersOf(h permission.Host) Answers {
+	switch h {
+	case permission.Codex:
+		return Answers{AllowOnly: true}
+	case permission.Vibe:
+		return Answers{NoAsk: true}
+	case permission.Gemini:
+		return Answers{KeepAllowed: true}
+	}
+	return Answers{}
+}
+
+// KnownSafe returns the host's own set of commands it runs without asking
+// whatever its approval policy — Codex's is_known_safe_command — or nil.
+// It applies where no rule of the host matched.
+func KnownSafe(h permission.Host) func(cmd string) bool {
+	if h == permission.Codex {
+		return CodexKnownSafe
+	}
+	return nil
+}
+
 // Copilot is Copilot CLI's host name (it has no rule files gotk reads).
 const Copilot permission.Host = "copilot"
 

@@ -1,4 +1,4 @@
-package main
+package host
 
 import (
 	"strings"
@@ -6,14 +6,14 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// knownSafe mirrors Codex's is_known_safe_command
+// CodexKnownSafe mirrors Codex's is_known_safe_command
 // (openai/codex codex-rs/shell-command/src/command_safety/is_safe_command.rs,
 // read at 226bd15): a script of plain commands — literal or quoted words
 // only, joined by &&, ||, ; or | — each of which is on Codex's safe list.
 // Codex runs such a command without asking under every approval policy.
 // Anything this parser is unsure of is not safe: the cost is only that
 // gotk stays silent.
-func knownSafe(cmd string) bool {
+func CodexKnownSafe(cmd string) bool {
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
 	if err != nil || len(f.Stmts) == 0 {
 		return false
