@@ -45,7 +45,7 @@ type grammar struct {
 }
 
 type passArgs struct {
-	Args []string `arg:"" optional:"" passthrough:"all" help:"[--json] [--host HOST] COMMAND…"`
+	Args []string `arg:"" optional:"" passthrough:"all" help:"[--json] [--host HOST] [--mode MODE] COMMAND…"`
 }
 
 type recallCmd struct {

@@ -51,6 +51,7 @@ type Env struct {
 type options struct {
 	json bool
 	host string
+	mode string // the permission mode a hook payload would carry
 	cmd  string
 }
 
@@ -72,11 +73,19 @@ func parse(name string, args []string) (options, error) {
 			o.host = args[i]
 		case strings.HasPrefix(a, "--host="):
 			o.host = strings.TrimPrefix(a, "--host=")
+		case a == "--mode":
+			if i+1 >= len(args) {
+				return o, fmt.Errorf("--mode needs a value (a permission mode, e.g. bypassPermissions)")
+			}
+			i++
+			o.mode = args[i]
+		case strings.HasPrefix(a, "--mode="):
+			o.mode = strings.TrimPrefix(a, "--mode=")
 		case a == "--":
 			i++
 			goto done
 		case strings.HasPrefix(a, "-") && a != "-":
-			return o, fmt.Errorf("unknown flag %s (usage: gotk %s [--json] [--host HOST] COMMAND…)", a, name)
+			return o, fmt.Errorf("unknown flag %s (usage: gotk %s [--json] [--host HOST] [--mode MODE] COMMAND…)", a, name)
 		default:
 			goto done
 		}
@@ -89,7 +98,7 @@ done:
 		return o, fmt.Errorf("unknown host %q (one of %s)", o.host, hostList())
 	}
 	if strings.TrimSpace(o.cmd) == "" {
-		return o, fmt.Errorf("no command given (usage: gotk %s [--json] [--host HOST] COMMAND…)", name)
+		return o, fmt.Errorf("no command given (usage: gotk %s [--json] [--host HOST] [--mode MODE] COMMAND…)", name)
 	}
 	return o, nil
 }
@@ -107,7 +116,12 @@ func (e Env) engine(host string) *decision.Engine {
 }
 
 func (e Env) decide(o options) decision.Decision {
-	d := e.engine(o.host).Decide(decision.Request{Command: o.cmd, ReadOnlyAutoAllow: Hosts[o.host].ReadOnly})
+	eng := e.engine(o.host)
+	mode := o.mode
+	if mode == "" {
+		mode = eng.Session.Mode // the host process's own --permission-mode
+	}
+	d := eng.Decide(decision.Request{Command: o.cmd, ReadOnlyAutoAllow: Hosts[o.host].ReadOnly, AutoAllow: mode == "bypassPermissions"})
 	for _, w := range d.Warnings {
 		fmt.Fprintln(e.Stderr, w)
 	}

@@ -1,0 +1,201 @@
+package e2e
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHookRewriteParity (issue 17): for every host, a sample of the
+// decision corpus and a set of session and mode variants, the hook's
+// answer equals `gotk rewrite --json --host X` — the command, and for
+// hosts whose answer says allow or ask, which — in and out of a host
+// session. Both are the real binaries, built here, run in the same world.
+// It needs no agent and runs in `make test`.
+func TestHookRewriteParity(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds every binary")
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.work")); err != nil {
+		t.Skip("needs the repo's go.work to build the binaries")
+	}
+	bin := t.TempDir()
+	build := exec.Command("go", "build", "-o", bin, "./runner", "./agents/claude", "./agents/cursor", "./agents/gemini", "./agents/codex", "./agents/vibe", "./agents/copilot")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	os.Rename(filepath.Join(bin, "runner"), filepath.Join(bin, "gotk"))
+	for _, a := range []string{"claude", "cursor", "gemini", "codex", "vibe", "copilot"} {
+		os.Rename(filepath.Join(bin, a), filepath.Join(bin, "gotk-hook-"+a))
+	}
+
+	home := t.TempDir()
+	proj := filepath.Join(home, "proj")
+	for f, data := range map[string]string{
+		".claude/settings.json":   `{"permissions":{"allow":["Bash(go test:*)","Bash(make)","Bash(npm run:*)"],"ask":["Bash(git log:*)"],"deny":["Bash(git push:*)","Bash(rm:*)"]}}`,
+		".cursor/cli-config.json": `{"permissions":{"allow":["Shell(git)","Shell(go)","Shell(ls)"],"deny":["Shell(rm)","Shell(git:push*)"]}}`,
+		".gemini/settings.json":   `{"tools":{"allowed":["run_shell_command(go test)","run_shell_command(ls)"],"exclude":["run_shell_command(git push)"],"confirmationRequired":["run_shell_command(git log)"]}}`,
+		".codex/rules/r.rules":    "prefix_rule(pattern=[\"git\", \"push\"], decision=\"forbidden\")\nprefix_rule(pattern=[\"git\", \"log\"], decision=\"prompt\")\nprefix_rule(pattern=[\"go\"], decision=\"allow\")\n",
+		".vibe/config.toml":       "[tools.bash]\nallowlist = [\"git status\", \"ls\"]\ndenylist = [\"git push\", \"rm\"]\nsensitive_patterns = [\"git log\"]\n",
+		"proj/notes.txt":          "x\n",
+		"wrap/claude":             fakeHost,
+		"wrap/copilot":            fakeHost,
+	} {
+		p := filepath.Join(home, f)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(data), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{"HOME=" + home, "PATH=" + bin + ":/usr/bin:/bin", "CLAUDE_PROJECT_DIR=" + proj,
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"), "GOTK_TRACK=0"}
+
+	// a session variant runs both binaries as children of a fake host
+	// process whose flags core/host reads
+	type variant struct {
+		host, name string
+		payload    func(cmd string) string
+		mode       string   // --mode for gotk rewrite, as the payload says
+		wrap       []string // the fake host process and its flags
+		allow      func(answer map[string]any) (bool, bool)
+	}
+	js := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	pd := func(a map[string]any) (bool, bool) {
+		h, _ := a["hookSpecificOutput"].(map[string]any)
+		p, ok := h["permissionDecision"].(string)
+		return p == "allow", ok
+	}
+	variants := []variant{
+		{"claude", "default", func(c string) string {
+			return `{"tool_name":"Bash","permission_mode":"default","tool_input":{"command":` + js(c) + `}}`
+		}, "", nil, pd},
+		{"claude", "bypass", func(c string) string {
+			return `{"tool_name":"Bash","permission_mode":"bypassPermissions","tool_input":{"command":` + js(c) + `}}`
+		}, "bypassPermissions", nil, pd},
+		{"claude", "session-disallowed", func(c string) string {
+			return `{"tool_name":"Bash","permission_mode":"default","tool_input":{"command":` + js(c) + `}}`
+		}, "", []string{filepath.Join(home, "wrap", "claude"), "--disallowedTools", "Bash(git status:*)", "--add-dir", "/etc"}, pd},
+		{"cursor", "default", func(c string) string { return `{"tool_name":"Shell","tool_input":{"command":` + js(c) + `}}` }, "", nil,
+			func(a map[string]any) (bool, bool) { p, ok := a["permission"].(string); return p == "allow", ok }},
+		{"gemini", "default", func(c string) string {
+			return `{"tool_name":"run_shell_command","tool_input":{"command":` + js(c) + `}}`
+		}, "", nil, nil},
+		{"codex", "default", func(c string) string {
+			return `{"tool_name":"Bash","permission_mode":"default","tool_input":{"command":` + js(c) + `}}`
+		}, "", nil, nil},
+		{"codex", "bypass", func(c string) string {
+			return `{"tool_name":"Bash","permission_mode":"bypassPermissions","tool_input":{"command":` + js(c) + `}}`
+		}, "bypassPermissions", nil, nil},
+		{"vibe", "default", func(c string) string { return `{"tool_name":"bash","tool_input":{"command":` + js(c) + `}}` }, "", nil, nil},
+		{"copilot", "vscode", func(c string) string {
+			return `{"tool_name":"run_in_terminal","tool_input":{"command":` + js(c) + `}}`
+		}, "", nil, pd},
+		{"copilot", "cli-allow-all", func(c string) string {
+			return `{"toolName":"bash","toolArgs":` + js(`{"command":`+js(c)+`}`) + `}`
+		}, "", []string{filepath.Join(home, "wrap", "copilot"), "--allow-all-tools"}, nil},
+	}
+
+	cmds := sample(t, filepath.Join(root, "core", "decision", "testdata", "commands.jsonl"), 90)
+	cmds = append(cmds, "git status", "ls -la", "git log -3", "git push", "go test ./...", `git "status"`, "cat notes.txt", "cat /etc/hostname")
+	diffs := 0
+	for _, v := range variants {
+		for _, c := range cmds {
+			hook := exec.Command(filepath.Join(bin, "gotk-hook-"+v.host))
+			args := []string{"rewrite", "--json", "--host", v.host}
+			if v.mode != "" {
+				args = append(args, "--mode", v.mode)
+			}
+			rw := exec.Command(filepath.Join(bin, "gotk"), append(args, "--", c)...)
+			if v.wrap != nil {
+				// wrap/<host> FLAGS -- PROGRAM ARGS runs PROGRAM as its child
+				hook = exec.Command(v.wrap[0], append(append(v.wrap[1:], "--"), hook.Path)...)
+				rw = exec.Command(v.wrap[0], append(append(v.wrap[1:], "--"), rw.Args...)...)
+			}
+			hook.Env, hook.Dir, hook.Stdin = env, proj, strings.NewReader(v.payload(c))
+			out, err := hook.Output()
+			if err != nil {
+				t.Fatalf("%s/%s %q: hook failed: %v", v.host, v.name, c, err)
+			}
+			rw.Env, rw.Dir = env, proj
+			rout, err := rw.Output()
+			if err != nil {
+				t.Fatalf("%s/%s %q: gotk rewrite failed: %v", v.host, v.name, c, err)
+			}
+			var ans struct{ Verdict, Command string }
+			if err := json.Unmarshal(rout, &ans); err != nil {
+				t.Fatalf("%s/%s %q: rewrite --json: %v: %s", v.host, v.name, c, err, rout)
+			}
+			want := ""
+			if ans.Verdict == "allow" || ans.Verdict == "ask" {
+				want = ans.Command
+			}
+			var answer map[string]any
+			json.Unmarshal(out, &answer)
+			got := strings.ReplaceAll(findCommand(answer), filepath.Join(bin, "gotk")+" ", "gotk ")
+			if got != want {
+				diffs++
+				t.Errorf("%s/%s %q:\n  hook:    %q (%s)\n  rewrite: %q (%s)", v.host, v.name, c, got, strings.TrimSpace(string(out)), want, ans.Verdict)
+				continue
+			}
+			if v.allow != nil && got != "" {
+				if allow, ok := v.allow(answer); ok && allow != (ans.Verdict == "allow") {
+					diffs++
+					t.Errorf("%s/%s %q: hook allow=%v, rewrite verdict %s", v.host, v.name, c, allow, ans.Verdict)
+				}
+			}
+		}
+	}
+	t.Logf("%d commands × %d variants, %d differences", len(cmds), len(variants), diffs)
+}
+
+// fakeHost is a host process: `claude FLAGS -- PROGRAM ARGS` runs PROGRAM
+// as its child, so PROGRAM finds the flags among its ancestors.
+const fakeHost = "#!/bin/sh\nwhile [ \"$1\" != \"--\" ]; do shift; done\nshift\n\"$@\"\n"
+
+// sample returns about n commands spread over the corpus.
+func sample(t *testing.T, path string, n int) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var all []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var s string
+		if json.Unmarshal(sc.Bytes(), &s) == nil {
+			all = append(all, s)
+		}
+	}
+	step := len(all)/n + 1
+	var out []string
+	for i := 0; i < len(all); i += step {
+		out = append(out, all[i])
+	}
+	return out
+}
+
+// findCommand returns the "command" string anywhere in a hook's answer.
+func findCommand(v any) string {
+	switch x := v.(type) {
+	case map[string]any:
+		if c, ok := x["command"].(string); ok {
+			return c
+		}
+		for _, k := range []string{"hookSpecificOutput", "hook_specific_output", "updatedInput", "updated_input", "tool_input", "modifiedArgs"} {
+			if c := findCommand(x[k]); c != "" {
+				return c
+			}
+		}
+	}
+	return ""
+}
