@@ -291,7 +291,7 @@ func TestPermissionParity(t *testing.T) {
 
 // approvalWording is what a refusal must say, in some words, so that the
 // model knows the command did not run.
-var approvalWording = regexp.MustCompile(`(?i)approv|permission|grant|confirm|denied|rejected|not run`)
+var approvalWording = regexp.MustCompile(`(?i)approv|permission|grant|confirm|denied|rejected|not run|can.t be checked`)
 
 func readFile(t testing.TB, p string) string {
 	t.Helper()
