@@ -84,6 +84,7 @@ func (a *app) runProgram(argv []string, raw bool) int {
 
 	// The id is fixed before rendering: the filter prints it in its hints.
 	tracking := !off(a.getenv("GOTK_TRACK"))
+	keep := tracking && a.settings().keepRaw
 	id := store.NewID()
 	recall := "gotk recall " + id
 	hint := recall
@@ -91,8 +92,11 @@ func (a *app) runProgram(argv []string, raw bool) int {
 		// Printed whole, it would be cut by the agent too: say how to page.
 		hint += fmt.Sprintf(" (%d lines; --lines A-B prints a part)", bytes.Count(out.Combined, []byte("\n")))
 	}
-	if !tracking {
+	switch {
+	case !tracking:
 		hint = "gotk --raw " + run.Command + " (GOTK_TRACK=0: nothing is kept)"
+	case !keep:
+		hint = "gotk --raw " + run.Command + " ([store] keep_raw = false: no output is kept)"
 	}
 	in := filter.Input{
 		Argv: argv, Tool: m.Tool, RanArgv: ran,
@@ -100,7 +104,7 @@ func (a *app) runProgram(argv []string, raw bool) int {
 		Exit:   res.Exit,
 		Recall: func() string { return hint },
 	}
-	if tracking {
+	if keep {
 		in.RecallLines = func(from, to int) string { return fmt.Sprintf("%s --lines %d-%d", recall, from, to) }
 	}
 	shown, rerr := safeRender(f, in)
@@ -124,8 +128,12 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	a.stderr.Write(shown.Stderr)
 	// Every compact run keeps its raw output (within the store's caps), so
 	// whatever the filter left out can be recalled, whether or not it
-	// printed a hint.
-	a.record(run, &store.Kept{ID: id, Raw: out.Combined, Shown: append(shown.Stdout, shown.Stderr...)})
+	// printed a hint; with keep_raw = false only its sizes are recorded.
+	var kept *store.Kept
+	if keep {
+		kept = &store.Kept{ID: id, Raw: out.Combined, Shown: append(shown.Stdout, shown.Stderr...)}
+	}
+	a.record(run, kept)
 	return res.Exit
 }
 
