@@ -88,6 +88,20 @@ var testFilters = map[string]testFilter{
 	}},
 }
 
+// goEnv is the real go's cache locations, for scenarios that run go.
+var goEnv = func() map[string]string {
+	m := map[string]string{"GOPROXY": "off", "GOTOOLCHAIN": "local", "GOFLAGS": "-mod=mod"}
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+	if err != nil {
+		return m
+	}
+	f := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(f) == 3 {
+		m["GOCACHE"], m["GOMODCACHE"], m["GOPATH"] = f[0], f[1], f[2]
+	}
+	return m
+}()
+
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata",
@@ -109,6 +123,11 @@ func TestScripts(t *testing.T) {
 			e.Setenv("XDG_DATA_HOME", filepath.Join(e.WorkDir, "data"))
 			e.Setenv("XDG_CONFIG_HOME", filepath.Join(e.WorkDir, "config"))
 			e.Setenv("TZ", "UTC")
+			// Real go runs reuse this machine's build cache (a fresh one
+			// compiles the standard library again) and never the network.
+			for k, v := range goEnv {
+				e.Setenv(k, v)
+			}
 			for _, k := range []string{"GOTK_RAW", "GOTK_TRACK", "GOTK_TEST_FILTER", "GOTK_CONFIG", "GOTK_DISABLED", "CLAUDE_CONFIG_DIR"} {
 				e.Setenv(k, "")
 			}

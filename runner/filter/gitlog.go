@@ -35,15 +35,15 @@ const (
 // a date format) when the user chose no format.
 func (gitLog) Args(argv []string, tool int) []string {
 	at := subIndex(argv, tool, "log")
-	if at < 0 || userHas(argv, tool, gitLogOwnFormat...) {
+	if at < 0 || subHas(argv, at, gitLogOwnFormat...) || subHas(argv, at, writesFile...) {
 		return argv
 	}
 	format := "--format=" + logSep + "%h" + fieldSep + "%ad" + fieldSep + "%an" + fieldSep + "%D" + fieldSep + "%p" + fieldSep + "%B"
-	if userHas(argv, tool, gitLogDetail...) {
+	if subHas(argv, at, gitLogDetail...) {
 		format += detailSep
 	}
 	flags := []string{format}
-	if !userHas(argv, tool, "--date") {
+	if !subHas(argv, at, "--date") {
 		flags = append(flags, "--date=short")
 	}
 	return insertAt(argv, at+1, flags...)

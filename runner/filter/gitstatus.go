@@ -18,7 +18,7 @@ var gitStatusOwnFormat = []string{"--porcelain", "-s", "--short", "--long", "-z"
 // Args adds --porcelain=v2 -b unless the user chose a format.
 func (gitStatus) Args(argv []string, tool int) []string {
 	at := subIndex(argv, tool, "status")
-	if at < 0 || userHas(argv, tool, gitStatusOwnFormat...) {
+	if at < 0 || subHas(argv, at, gitStatusOwnFormat...) {
 		return argv
 	}
 	return insertAt(argv, at+1, "--porcelain=v2", "-b")
