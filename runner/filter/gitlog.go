@@ -73,7 +73,7 @@ func (gitLog) Render(in Input) (Output, error) {
 			return Output{}, errors.New("git log: bad record")
 		}
 		msg, detail, _ := strings.Cut(f[5], detailSep)
-		body := dropBlankRuns(strings.Split(strings.TrimSpace(msg), "\n"))
+		body := dropBlankRuns(strings.Split(strings.Trim(msg, " \t\n"), "\n"))
 		subject := ""
 		if len(body) > 0 {
 			subject, body = body[0], body[1:]

@@ -186,7 +186,9 @@ func atoi(s string) int {
 // (git already C-quotes paths with control or non-ASCII characters).
 func quotePath(p string) string {
 	if strings.ContainsAny(p, ", {}") && !strings.HasPrefix(p, `"`) {
-		return strconv.Quote(p)
+		// Only the quote and the backslash are escaped: every other byte of
+		// the name (tabs, CR, bytes that are not UTF-8) stays as it is.
+		return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(p) + `"`
 	}
 	return p
 }
