@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/gotk-dev/gotk/core/registry"
@@ -70,7 +71,21 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	}
 
 	ran := safeArgs(f, argv, m.Tool)
+	injected := !slices.Equal(ran, argv)
+	// gotk asked for machine-readable output: what the command as typed
+	// prints comes from the filter (Plainer) or from running it alongside
+	// (Twin). That text is what recall prints and gain counts as raw.
+	var twin func() (proc.Collected, error)
+	if tw, ok := f.(filter.Twin); ok && injected {
+		twin, _ = proc.Collect(argv, tw.TwinEnv(), captureLimit/2)
+	}
 	out, res, err := proc.Capture(ran, captureLimit, a.stdout, a.stderr)
+	var side *proc.Collected
+	if twin != nil {
+		if c, err := twin(); err == nil {
+			side = &c
+		}
+	}
 	if err != nil {
 		return a.startFailed(err)
 	}
@@ -86,11 +101,17 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	tracking := !off(a.getenv("GOTK_TRACK"))
 	keep := tracking && a.settings().keepRaw
 	id := store.NewID()
+	in := filter.Input{
+		Argv: argv, Tool: m.Tool, RanArgv: ran,
+		Stdout: out.Stdout, Stderr: out.Stderr, Combined: out.Combined,
+		Exit: res.Exit,
+	}
+	plain := plainOutput(f, in, injected, side)
 	recall := "gotk recall " + id
 	hint := recall
-	if len(out.Combined) > filter.Ceiling {
+	if len(plain.combined) > filter.Ceiling {
 		// Printed whole, it would be cut by the agent too: say how to page.
-		hint += fmt.Sprintf(" (%d lines; --lines A-B prints a part)", bytes.Count(out.Combined, []byte("\n")))
+		hint += fmt.Sprintf(" (%d lines; --lines A-B prints a part)", bytes.Count(plain.combined, []byte("\n")))
 	}
 	switch {
 	case !tracking:
@@ -98,27 +119,23 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	case !keep:
 		hint = "gotk --raw " + run.Command + " ([store] keep_raw = false: no output is kept)"
 	}
-	in := filter.Input{
-		Argv: argv, Tool: m.Tool, RanArgv: ran,
-		Stdout: out.Stdout, Stderr: out.Stderr, Combined: out.Combined,
-		Exit:   res.Exit,
-		Recall: func() string { return hint },
-	}
+	in.Recall = func() string { return hint }
 	if keep {
 		in.RecallLines = func(from, to int) string { return fmt.Sprintf("%s --lines %d-%d", recall, from, to) }
 	}
 	shown, rerr := safeRender(f, in)
-	rawN := int64(len(out.Stdout) + len(out.Stderr))
+	rawN := int64(len(plain.stdout) + len(plain.stderr))
 	shownN := int64(len(shown.Stdout) + len(shown.Stderr))
 	run.RawBytes = rawN
 	if rerr != nil || shownN >= rawN {
-		// Never worse: a failed or longer rendering prints the raw output.
+		// Never worse: a failed or longer rendering prints the command's
+		// own output (in its own format, not the one gotk asked for).
 		run.Mode, run.Shown = modeFallback, rawN
 		if a.sameFile() {
-			a.stdout.Write(out.Combined)
+			a.stdout.Write(plain.combined)
 		} else {
-			a.stdout.Write(out.Stdout)
-			a.stderr.Write(out.Stderr)
+			a.stdout.Write(plain.stdout)
+			a.stderr.Write(plain.stderr)
 		}
 		a.record(run, nil)
 		return res.Exit
@@ -131,10 +148,46 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	// printed a hint; with keep_raw = false only its sizes are recorded.
 	var kept *store.Kept
 	if keep {
-		kept = &store.Kept{ID: id, Raw: out.Combined, Shown: append(shown.Stdout, shown.Stderr...)}
+		kept = &store.Kept{ID: id, Raw: plain.combined, Shown: append(shown.Stdout, shown.Stderr...)}
 	}
 	a.record(run, kept)
 	return res.Exit
+}
+
+// plainText is a command's output in its own format.
+type plainText struct {
+	stdout, stderr, combined []byte
+}
+
+// plainOutput is what the command as typed printed: the captured output
+// when gotk ran it unchanged; else the filter's rebuilding of the tool's
+// own format (Plainer), or the side run's output (Twin). When neither is
+// to be had, the captured output is all there is.
+func plainOutput(f filter.Filter, in filter.Input, injected bool, side *proc.Collected) plainText {
+	p := plainText{in.Stdout, in.Stderr, in.Combined}
+	if !injected {
+		return p
+	}
+	if pl, ok := f.(filter.Plainer); ok {
+		if s, ok := safePlain(pl, in); ok {
+			return plainText{s, in.Stderr, append(append([]byte{}, in.Stderr...), s...)}
+		}
+		return p
+	}
+	if side != nil {
+		return plainText{side.Stdout, side.Stderr, append(append([]byte{}, side.Stderr...), side.Stdout...)}
+	}
+	return p
+}
+
+// safePlain is Plain with a panic turned into "cannot".
+func safePlain(p filter.Plainer, in filter.Input) (out []byte, ok bool) {
+	defer func() {
+		if recover() != nil {
+			out, ok = nil, false
+		}
+	}()
+	return p.Plain(in)
 }
 
 // safeArgs asks the filter for the argv to run; a panicking filter runs

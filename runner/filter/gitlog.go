@@ -181,3 +181,7 @@ func (gitStash) Render(in Input) (Output, error) {
 	}
 	return lineFilter{noise: append(gitProgress, gitHints), max: 200}.Render(in)
 }
+
+// TwinEnv: git log as typed runs alongside for the default format recall
+// prints (full hashes, authors' addresses, dates the compact lines drop).
+func (gitLog) TwinEnv() []string { return []string{"GIT_OPTIONAL_LOCKS=0"} }

@@ -195,3 +195,7 @@ func quotePath(p string) string {
 
 // pathList joins paths with ", ", each verbatim (so a model can copy it).
 func pathList(paths []string) string { return strings.Join(paths, ", ") }
+
+// TwinEnv: git status as typed runs alongside for the long format recall
+// prints; without optional locks it never touches the index.
+func (gitStatus) TwinEnv() []string { return []string{"GIT_OPTIONAL_LOCKS=0"} }
