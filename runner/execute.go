@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"slices"
@@ -79,7 +80,25 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	if tw, ok := f.(filter.Twin); ok && injected {
 		twin, _ = proc.Collect(argv, tw.TwinEnv(), captureLimit/2)
 	}
-	out, res, err := proc.Capture(ran, captureLimit, a.stdout, a.stderr)
+	// The raw output is spooled to the data directory as it arrives: if gotk
+	// is killed (an agent's timeout), `gotk recall` still has it.
+	tracking := !off(a.getenv("GOTK_TRACK"))
+	keep := tracking && a.settings().keepRaw
+	id := store.NewID()
+	var spool *os.File
+	if keep {
+		spool = a.spool(id)
+	}
+	var spoolW io.Writer
+	if spool != nil {
+		spoolW = spool
+		defer func() {
+			spool.Close()
+			os.Remove(spool.Name())
+		}()
+	}
+	out, res, err := proc.Capture(ran, captureLimit, a.stdout, a.stderr, spoolW)
+	defer a.interrupted(res, argv)
 	var side *proc.Collected
 	if twin != nil {
 		if c, err := twin(); err == nil {
@@ -98,9 +117,6 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	}
 
 	// The id is fixed before rendering: the filter prints it in its hints.
-	tracking := !off(a.getenv("GOTK_TRACK"))
-	keep := tracking && a.settings().keepRaw
-	id := store.NewID()
 	in := filter.Input{
 		Argv: argv, Tool: m.Tool, RanArgv: ran,
 		Stdout: out.Stdout, Stderr: out.Stderr, Combined: out.Combined,
@@ -188,6 +204,46 @@ func safePlain(p filter.Plainer, in filter.Input) (out []byte, ok bool) {
 		}
 	}()
 	return p.Plain(in)
+}
+
+// spool creates the spool file for run id; nil when it cannot (the run
+// just is not recallable should gotk be killed).
+func (a *app) spool(id string) *os.File {
+	path, err := store.DefaultPath(a.getenv)
+	if err != nil {
+		return nil
+	}
+	f, err := store.CreateSpool(path, id)
+	if err != nil {
+		return nil
+	}
+	return f
+}
+
+// interrupted says, after what was captured is printed, that a signal
+// stopped the run: what is shown is what the program printed until then.
+func (a *app) interrupted(res proc.Result, argv []string) {
+	if res.Signal == nil {
+		return
+	}
+	fmt.Fprintf(a.stderr, "gotk: interrupted (%s): above is what %s printed until it stopped (exit %d)\n", signalName(res.Signal), argv[0], res.Exit)
+}
+
+// signalName is SIGINT, SIGTERM, …
+func signalName(s os.Signal) string {
+	if sig, ok := s.(syscall.Signal); ok {
+		switch sig {
+		case syscall.SIGINT:
+			return "SIGINT"
+		case syscall.SIGTERM:
+			return "SIGTERM"
+		case syscall.SIGHUP:
+			return "SIGHUP"
+		case syscall.SIGQUIT:
+			return "SIGQUIT"
+		}
+	}
+	return s.String()
 }
 
 // safeArgs asks the filter for the argv to run; a panicking filter runs

@@ -63,3 +63,30 @@ func createPrivate(path string) error {
 	}
 	return f.Close()
 }
+
+// SpoolPath is where a running command's raw output is spooled as it
+// arrives, next to the database at dbPath: a run whose gotk was killed
+// before it could record the output leaves it there for `gotk recall`.
+func SpoolPath(dbPath, id string) string {
+	return filepath.Join(filepath.Dir(dbPath), "spool-"+id)
+}
+
+// CreateSpool creates the spool file for id (0600, in the private data
+// directory).
+func CreateSpool(dbPath, id string) (*os.File, error) {
+	if err := makePrivate(filepath.Dir(dbPath)); err != nil {
+		return nil, err
+	}
+	return os.OpenFile(SpoolPath(dbPath, id), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, fileMode)
+}
+
+// Spooled lists the ids of spool files left by runs that were never
+// recorded (their gotk was killed).
+func Spooled(dbPath string) []string {
+	m, _ := filepath.Glob(filepath.Join(filepath.Dir(dbPath), "spool-*"))
+	ids := make([]string, 0, len(m))
+	for _, p := range m {
+		ids = append(ids, filepath.Base(p)[len("spool-"):])
+	}
+	return ids
+}
