@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -155,7 +157,15 @@ func (a *app) recall(c recallCmd) int {
 	if !ok && code != 0 {
 		return code
 	}
+	// Runs whose gotk was killed left only their spool file.
+	dbPath, _ := store.DefaultPath(a.getenv)
+	spooled := store.Spooled(dbPath)
 	if c.List {
+		for _, id := range spooled {
+			if fi, err := os.Stat(store.SpoolPath(dbPath, id)); err == nil {
+				fmt.Fprintf(a.stdout, "%s  %s  killed   %8d B  (gotk was stopped before the run ended: raw output as it arrived)\n", id, fi.ModTime().Local().Format("2006-01-02 15:04:05"), fi.Size())
+			}
+		}
 		var list []store.Entry
 		if ok {
 			defer s.Close()
@@ -164,7 +174,7 @@ func (a *app) recall(c recallCmd) int {
 				return a.fail("recall: %s: %v", s.Path(), err)
 			}
 		}
-		if len(list) == 0 {
+		if len(list) == 0 && len(spooled) == 0 {
 			fmt.Fprintln(a.stdout, "gotk recall: nothing kept yet (gotk keeps the raw output of each compact run)")
 			return 0
 		}
@@ -175,6 +185,18 @@ func (a *app) recall(c recallCmd) int {
 			}
 			fmt.Fprintf(a.stdout, "%s  %s  exit %-3d %8d B%s  %s\n", e.ID, e.At.Local().Format("2006-01-02 15:04:05"), e.Exit, e.RawSize, kept, e.Command)
 		}
+		return 0
+	}
+	if slices.Contains(spooled, strings.ToLower(c.ID)) {
+		raw, err := os.ReadFile(store.SpoolPath(dbPath, strings.ToLower(c.ID)))
+		if err != nil {
+			return a.fail("recall: %v", err)
+		}
+		if c.Lines != "" {
+			raw = pickLines(raw, from, to)
+		}
+		a.stdout.Write(raw)
+		fmt.Fprintf(a.stderr, "gotk: recall: %s was stopped before it ended; this is its raw output as it arrived\n", c.ID)
 		return 0
 	}
 	if !ok {

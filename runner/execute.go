@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
+	"slices"
 	"syscall"
 
 	"github.com/gotk-dev/gotk/core/registry"
@@ -15,9 +18,15 @@ import (
 )
 
 // captureLimit bounds what a filtered run holds in memory (both streams
-// plus their interleaved copy). Past it the output is passed through raw:
-// no agent keeps that much anyway.
-const captureLimit = 64 << 20
+// plus their interleaved copy). Past it the output is passed through raw
+// (no agent keeps that much anyway), so gotk's memory does not grow with
+// the output: BenchmarkPeakRSS measures it for 150 MB (target ≤ 64 MiB,
+// with the filter's work on what is held and the side run's output).
+const captureLimit = 12 << 20
+
+// memoryLimit is the Go heap gotk aims to stay under (debug.SetMemoryLimit):
+// the garbage of a large capture is collected before the heap grows past it.
+const memoryLimit = 40 << 20
 
 // Modes of a run, as recorded.
 const (
@@ -70,7 +79,40 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	}
 
 	ran := safeArgs(f, argv, m.Tool)
-	out, res, err := proc.Capture(ran, captureLimit, a.stdout, a.stderr)
+	injected := !slices.Equal(ran, argv)
+	// gotk asked for machine-readable output: what the command as typed
+	// prints comes from the filter (Plainer) or from running it alongside
+	// (Twin). That text is what recall prints and gain counts as raw.
+	var twin func() (proc.Collected, error)
+	if tw, ok := f.(filter.Twin); ok && injected {
+		twin, _ = proc.Collect(argv, tw.TwinEnv(), captureLimit/2)
+	}
+	// The raw output is spooled to the data directory as it arrives: if gotk
+	// is killed (an agent's timeout), `gotk recall` still has it.
+	tracking := !off(a.getenv("GOTK_TRACK"))
+	keep := tracking && a.settings().keepRaw
+	id := store.NewID()
+	var spool *os.File
+	if keep {
+		spool = a.spool(id)
+	}
+	var spoolW io.Writer
+	if spool != nil {
+		spoolW = spool
+		defer func() {
+			spool.Close()
+			os.Remove(spool.Name())
+		}()
+	}
+	debug.SetMemoryLimit(memoryLimit)
+	out, res, err := proc.Capture(ran, captureLimit, a.stdout, a.stderr, spoolW)
+	defer a.interrupted(res, argv)
+	var side *proc.Collected
+	if twin != nil {
+		if c, err := twin(); err == nil {
+			side = &c
+		}
+	}
 	if err != nil {
 		return a.startFailed(err)
 	}
@@ -83,38 +125,41 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	}
 
 	// The id is fixed before rendering: the filter prints it in its hints.
-	tracking := !off(a.getenv("GOTK_TRACK"))
-	id := store.NewID()
-	recall := "gotk recall " + id
-	hint := recall
-	if len(out.Combined) > filter.Ceiling {
-		// Printed whole, it would be cut by the agent too: say how to page.
-		hint += fmt.Sprintf(" (%d lines; --lines A-B prints a part)", bytes.Count(out.Combined, []byte("\n")))
-	}
-	if !tracking {
-		hint = "gotk --raw " + run.Command + " (GOTK_TRACK=0: nothing is kept)"
-	}
 	in := filter.Input{
 		Argv: argv, Tool: m.Tool, RanArgv: ran,
 		Stdout: out.Stdout, Stderr: out.Stderr, Combined: out.Combined,
-		Exit:   res.Exit,
-		Recall: func() string { return hint },
+		Exit: res.Exit,
 	}
-	if tracking {
+	plain := plainOutput(f, in, injected, side)
+	recall := "gotk recall " + id
+	hint := recall
+	if len(plain.combined) > filter.Ceiling {
+		// Printed whole, it would be cut by the agent too: say how to page.
+		hint += fmt.Sprintf(" (%d lines; --lines A-B prints a part)", bytes.Count(plain.combined, []byte("\n")))
+	}
+	switch {
+	case !tracking:
+		hint = "gotk --raw " + run.Command + " (GOTK_TRACK=0: nothing is kept)"
+	case !keep:
+		hint = "gotk --raw " + run.Command + " ([store] keep_raw = false: no output is kept)"
+	}
+	in.Recall = func() string { return hint }
+	if keep {
 		in.RecallLines = func(from, to int) string { return fmt.Sprintf("%s --lines %d-%d", recall, from, to) }
 	}
 	shown, rerr := safeRender(f, in)
-	rawN := int64(len(out.Stdout) + len(out.Stderr))
+	rawN := int64(len(plain.stdout) + len(plain.stderr))
 	shownN := int64(len(shown.Stdout) + len(shown.Stderr))
 	run.RawBytes = rawN
 	if rerr != nil || shownN >= rawN {
-		// Never worse: a failed or longer rendering prints the raw output.
+		// Never worse: a failed or longer rendering prints the command's
+		// own output (in its own format, not the one gotk asked for).
 		run.Mode, run.Shown = modeFallback, rawN
 		if a.sameFile() {
-			a.stdout.Write(out.Combined)
+			a.stdout.Write(plain.combined)
 		} else {
-			a.stdout.Write(out.Stdout)
-			a.stderr.Write(out.Stderr)
+			a.stdout.Write(plain.stdout)
+			a.stderr.Write(plain.stderr)
 		}
 		a.record(run, nil)
 		return res.Exit
@@ -124,9 +169,89 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	a.stderr.Write(shown.Stderr)
 	// Every compact run keeps its raw output (within the store's caps), so
 	// whatever the filter left out can be recalled, whether or not it
-	// printed a hint.
-	a.record(run, &store.Kept{ID: id, Raw: out.Combined, Shown: append(shown.Stdout, shown.Stderr...)})
+	// printed a hint; with keep_raw = false only its sizes are recorded.
+	var kept *store.Kept
+	if keep {
+		kept = &store.Kept{ID: id, Raw: plain.combined, Shown: append(shown.Stdout, shown.Stderr...)}
+	}
+	a.record(run, kept)
 	return res.Exit
+}
+
+// plainText is a command's output in its own format.
+type plainText struct {
+	stdout, stderr, combined []byte
+}
+
+// plainOutput is what the command as typed printed: the captured output
+// when gotk ran it unchanged; else the filter's rebuilding of the tool's
+// own format (Plainer), or the side run's output (Twin). When neither is
+// to be had, the captured output is all there is.
+func plainOutput(f filter.Filter, in filter.Input, injected bool, side *proc.Collected) plainText {
+	p := plainText{in.Stdout, in.Stderr, in.Combined}
+	if !injected {
+		return p
+	}
+	if pl, ok := f.(filter.Plainer); ok {
+		if s, ok := safePlain(pl, in); ok {
+			return plainText{s, in.Stderr, append(append([]byte{}, in.Stderr...), s...)}
+		}
+		return p
+	}
+	if side != nil {
+		return plainText{side.Stdout, side.Stderr, append(append([]byte{}, side.Stderr...), side.Stdout...)}
+	}
+	return p
+}
+
+// safePlain is Plain with a panic turned into "cannot".
+func safePlain(p filter.Plainer, in filter.Input) (out []byte, ok bool) {
+	defer func() {
+		if recover() != nil {
+			out, ok = nil, false
+		}
+	}()
+	return p.Plain(in)
+}
+
+// spool creates the spool file for run id; nil when it cannot (the run
+// just is not recallable should gotk be killed).
+func (a *app) spool(id string) *os.File {
+	path, err := store.DefaultPath(a.getenv)
+	if err != nil {
+		return nil
+	}
+	f, err := store.CreateSpool(path, id)
+	if err != nil {
+		return nil
+	}
+	return f
+}
+
+// interrupted says, after what was captured is printed, that a signal
+// stopped the run: what is shown is what the program printed until then.
+func (a *app) interrupted(res proc.Result, argv []string) {
+	if res.Signal == nil {
+		return
+	}
+	fmt.Fprintf(a.stderr, "gotk: interrupted (%s): above is what %s printed until it stopped (exit %d)\n", signalName(res.Signal), argv[0], res.Exit)
+}
+
+// signalName is SIGINT, SIGTERM, …
+func signalName(s os.Signal) string {
+	if sig, ok := s.(syscall.Signal); ok {
+		switch sig {
+		case syscall.SIGINT:
+			return "SIGINT"
+		case syscall.SIGTERM:
+			return "SIGTERM"
+		case syscall.SIGHUP:
+			return "SIGHUP"
+		case syscall.SIGQUIT:
+			return "SIGQUIT"
+		}
+	}
+	return s.String()
 }
 
 // safeArgs asks the filter for the argv to run; a panicking filter runs

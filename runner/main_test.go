@@ -15,6 +15,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/gotk-dev/gotk/runner/filter"
+	"github.com/gotk-dev/gotk/runner/store"
 )
 
 func TestMain(m *testing.M) {
@@ -88,6 +89,20 @@ var testFilters = map[string]testFilter{
 	}},
 }
 
+// goEnv is the real go's cache locations, for scenarios that run go.
+var goEnv = func() map[string]string {
+	m := map[string]string{"GOPROXY": "off", "GOTOOLCHAIN": "local", "GOFLAGS": "-mod=mod"}
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+	if err != nil {
+		return m
+	}
+	f := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(f) == 3 {
+		m["GOCACHE"], m["GOMODCACHE"], m["GOPATH"] = f[0], f[1], f[2]
+	}
+	return m
+}()
+
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata",
@@ -109,14 +124,20 @@ func TestScripts(t *testing.T) {
 			e.Setenv("XDG_DATA_HOME", filepath.Join(e.WorkDir, "data"))
 			e.Setenv("XDG_CONFIG_HOME", filepath.Join(e.WorkDir, "config"))
 			e.Setenv("TZ", "UTC")
+			// Real go runs reuse this machine's build cache (a fresh one
+			// compiles the standard library again) and never the network.
+			for k, v := range goEnv {
+				e.Setenv(k, v)
+			}
 			for _, k := range []string{"GOTK_RAW", "GOTK_TRACK", "GOTK_TEST_FILTER", "GOTK_CONFIG", "GOTK_DISABLED", "CLAUDE_CONFIG_DIR"} {
 				e.Setenv(k, "")
 			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits": cmdExits,
-			"grab":  cmdGrab,
+			"exits":   cmdExits,
+			"grab":    cmdGrab,
+			"rawnear": cmdRawNear,
 		},
 	})
 }
@@ -159,4 +180,32 @@ func cmdGrab(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("grab: %q not found in stdout", args[1])
 	}
 	ts.Setenv(args[0], m[1])
+}
+
+// rawnear FILE PCT checks that the raw size gotk recorded for its last run
+// is within PCT percent of FILE's size (the plain output of the same
+// command, captured side by side).
+func cmdRawNear(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: rawnear FILE PCT")
+	}
+	pct, err := strconv.Atoi(args[1])
+	if err != nil {
+		ts.Fatalf("rawnear: bad percentage %q", args[1])
+	}
+	want := int64(len(ts.ReadFile(args[0])))
+	s, err := store.OpenExisting(filepath.Join(ts.Getenv("XDG_DATA_HOME"), "gotk", "gotk.db"))
+	if err != nil {
+		ts.Fatalf("rawnear: %v", err)
+	}
+	defer s.Close()
+	runs, err := s.Runs("")
+	if err != nil || len(runs) == 0 {
+		ts.Fatalf("rawnear: no runs: %v", err)
+	}
+	got := runs[len(runs)-1].RawBytes
+	ts.Logf("gain's raw size %d B, plain output %d B", got, want)
+	if d := got - want; d*100 > want*int64(pct) || -d*100 > want*int64(pct) {
+		ts.Fatalf("gain's raw size %d B is more than %d%% from the plain output's %d B", got, pct, want)
+	}
 }

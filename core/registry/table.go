@@ -9,8 +9,8 @@ var table = []Rule{
 	// ── tests ──────────────────────────────────────────────────────────────
 	{ID: "go.test", Program: "go", Sub: subs("test"), Category: Tests, Handler: "go-test"},
 	{ID: "cargo.test", Program: "cargo", Sub: subs("test"), Category: Tests, Handler: "cargo-test"},
-	{ID: "pytest", Program: "pytest", Category: Tests, Handler: "pytest"},
-	{ID: "pytest", Program: "py.test", Category: Tests, Handler: "pytest"},
+	{ID: "pytest", Program: "pytest", Category: Tests, Handler: "pytest", Accept: noFlag(pytestLooping...)},
+	{ID: "pytest", Program: "py.test", Category: Tests, Handler: "pytest", Accept: noFlag(pytestLooping...)},
 	{ID: "vitest", Program: "vitest", Category: Tests, Handler: "vitest", Accept: all(noSub("watch", "dev", "bench"), noFlag("-w", "--watch", "--ui"))},
 	{ID: "jest", Program: "jest", Category: Tests, Handler: "jest", Accept: noFlag("--watch", "--watchAll")},
 	{ID: "playwright.test", Program: "playwright", Sub: subs("test"), Category: Tests, Handler: "playwright", Accept: noFlag("--ui", "--debug")},
@@ -22,7 +22,7 @@ var table = []Rule{
 	{ID: "pnpm.run", Program: "pnpm", Sub: subs("run", "test", "install", "i", "exec"), Category: Build, Handler: "npm", Accept: notLongRunning},
 	{ID: "yarn.run", Program: "yarn", Sub: subs("run", "test", "install", "exec"), Category: Build, Handler: "npm", Accept: notLongRunning},
 	{ID: "bun.run", Program: "bun", Sub: subs("run", "test", "install", "i"), Category: Build, Handler: "npm", Accept: notLongRunning},
-	{ID: "make", Program: "make", Category: Build, Handler: "make", Accept: noFlag("-p", "--print-data-base", "-n", "--dry-run", "--just-print")},
+	{ID: "make", Program: "make", Category: Build, Handler: "make", Accept: all(noFlag("-p", "--print-data-base", "-n", "--dry-run", "--just-print"), noOperand(longRunningTargets...))},
 	{ID: "dotnet.build", Program: "dotnet", Sub: subs("build"), Category: Build, Handler: "dotnet"},
 	{ID: "tsc", Program: "tsc", Category: Build, Handler: "tsc", Accept: noFlag("-w", "--watch", "--init", "--showConfig")},
 	{ID: "next.build", Program: "next", Sub: subs("build"), Category: Build, Handler: "next"},
@@ -74,4 +74,35 @@ var table = []Rule{
 	{ID: "helm", Program: "helm", Sub: subs("list", "ls", "status", "history", "lint"), Category: Infra, Handler: "helm"},
 	{ID: "terraform.plan", Program: "terraform", Sub: subs("plan"), Category: Infra, Handler: "terraform-plan", Accept: noFlag("-out")},
 	{ID: "aws", Program: "aws", Category: Infra, Handler: "aws", Accept: all(hasOperand, noFlag("--debug"))},
+}
+
+// Long-running forms — dev servers, watchers, followers, REPLs — are never
+// rewritten: gotk shows output when a command ends, and these end when the
+// user stops them. Most are refused by their rows above (tail -f, docker
+// logs -f, npm run dev, tsc -w…) or have no row (go run, cargo run,
+// docker compose up, kubectl port-forward); TestLongRunningNeverRewritten
+// lists them all.
+
+// longRunningTargets are make targets that conventionally never exit.
+var longRunningTargets = []string{"serve", "server", "run", "watch", "dev", "start", "up", "live", "preview"}
+
+// pytestLooping are pytest-xdist's looping modes (re-run on every change).
+var pytestLooping = []string{"-f", "--looponfail"}
+
+// noOperand refuses a command with any of names among its operands (make
+// targets can come in any order, after options and VAR=value words).
+func noOperand(names ...string) func([]string) bool {
+	return func(args []string) bool {
+		for _, o := range operands(args) {
+			if o == Unknown {
+				return false
+			}
+			for _, n := range names {
+				if o == n {
+					return false
+				}
+			}
+		}
+		return true
+	}
 }

@@ -94,14 +94,20 @@ func (m *Manifest) save(e *Env) error {
 		}
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	// The data directory also holds gotk.db, which keeps raw command
+	// output: it is private to the user (0700), and so is the manifest.
+	dir := filepath.Dir(p)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
 		return err
 	}
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
 	}
-	return writeAtomic(p, append(b, '\n'), 0o644)
+	return writeAtomic(p, append(b, '\n'), 0o600)
 }
 
 // Sum returns the hex SHA-256 of b.

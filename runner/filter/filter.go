@@ -48,6 +48,24 @@ type Filter interface {
 	Render(in Input) (Output, error)
 }
 
+// Plainer is a Filter whose Args ask the tool for machine-readable output
+// it can turn back into the tool's own human format: Plain returns the
+// stdout the command as typed would have printed (ok false: it cannot).
+// That text, not the machine form, is what `gotk recall` prints, what
+// `--lines A-B` pages and what `gotk gain` counts as the raw size.
+type Plainer interface {
+	Plain(in Input) ([]byte, bool)
+}
+
+// Twin is a Filter whose Args ask the tool for machine-readable output
+// it cannot turn back into the tool's own format: the runner runs the
+// command as typed alongside (stdin closed, TwinEnv added to its
+// environment so that it changes nothing, e.g. GIT_OPTIONAL_LOCKS=0) and
+// keeps that output as the raw output.
+type Twin interface {
+	TwinEnv() []string
+}
+
 // Output is what the runner prints.
 type Output struct {
 	Stdout []byte

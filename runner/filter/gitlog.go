@@ -35,15 +35,15 @@ const (
 // a date format) when the user chose no format.
 func (gitLog) Args(argv []string, tool int) []string {
 	at := subIndex(argv, tool, "log")
-	if at < 0 || userHas(argv, tool, gitLogOwnFormat...) {
+	if at < 0 || subHas(argv, at, gitLogOwnFormat...) || subHas(argv, at, writesFile...) {
 		return argv
 	}
 	format := "--format=" + logSep + "%h" + fieldSep + "%ad" + fieldSep + "%an" + fieldSep + "%D" + fieldSep + "%p" + fieldSep + "%B"
-	if userHas(argv, tool, gitLogDetail...) {
+	if subHas(argv, at, gitLogDetail...) {
 		format += detailSep
 	}
 	flags := []string{format}
-	if !userHas(argv, tool, "--date") {
+	if !subHas(argv, at, "--date") {
 		flags = append(flags, "--date=short")
 	}
 	return insertAt(argv, at+1, flags...)
@@ -73,7 +73,7 @@ func (gitLog) Render(in Input) (Output, error) {
 			return Output{}, errors.New("git log: bad record")
 		}
 		msg, detail, _ := strings.Cut(f[5], detailSep)
-		body := dropBlankRuns(strings.Split(strings.TrimSpace(msg), "\n"))
+		body := dropBlankRuns(strings.Split(strings.Trim(msg, " \t\n"), "\n"))
 		subject := ""
 		if len(body) > 0 {
 			subject, body = body[0], body[1:]
@@ -181,3 +181,7 @@ func (gitStash) Render(in Input) (Output, error) {
 	}
 	return lineFilter{noise: append(gitProgress, gitHints), max: 200}.Render(in)
 }
+
+// TwinEnv: git log as typed runs alongside for the default format recall
+// prints (full hashes, authors' addresses, dates the compact lines drop).
+func (gitLog) TwinEnv() []string { return []string{"GIT_OPTIONAL_LOCKS=0"} }

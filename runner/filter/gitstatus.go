@@ -18,7 +18,7 @@ var gitStatusOwnFormat = []string{"--porcelain", "-s", "--short", "--long", "-z"
 // Args adds --porcelain=v2 -b unless the user chose a format.
 func (gitStatus) Args(argv []string, tool int) []string {
 	at := subIndex(argv, tool, "status")
-	if at < 0 || userHas(argv, tool, gitStatusOwnFormat...) {
+	if at < 0 || subHas(argv, at, gitStatusOwnFormat...) {
 		return argv
 	}
 	return insertAt(argv, at+1, "--porcelain=v2", "-b")
@@ -186,10 +186,16 @@ func atoi(s string) int {
 // (git already C-quotes paths with control or non-ASCII characters).
 func quotePath(p string) string {
 	if strings.ContainsAny(p, ", {}") && !strings.HasPrefix(p, `"`) {
-		return strconv.Quote(p)
+		// Only the quote and the backslash are escaped: every other byte of
+		// the name (tabs, CR, bytes that are not UTF-8) stays as it is.
+		return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(p) + `"`
 	}
 	return p
 }
 
 // pathList joins paths with ", ", each verbatim (so a model can copy it).
 func pathList(paths []string) string { return strings.Join(paths, ", ") }
+
+// TwinEnv: git status as typed runs alongside for the long format recall
+// prints; without optional locks it never touches the index.
+func (gitStatus) TwinEnv() []string { return []string{"GIT_OPTIONAL_LOCKS=0"} }

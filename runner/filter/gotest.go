@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -250,4 +252,85 @@ func foldGoFrames(ls []string, in Input) []string {
 	}
 	note()
 	return out
+}
+
+// Plain renders `go test -json` events as go test prints them without
+// -json: the concatenated Output of the events, as the tool itself
+// prints it. Without -v, go test shows a passing package as its one
+// `ok` line and, for a failing one, only what its failing tests and the
+// package printed, without the === RUN framing -json adds; build errors
+// (build-output events) come where go test reports them. Lines that are
+// not events pass as they are.
+func (goTest) Plain(in Input) ([]byte, bool) {
+	at := subIndex(in.Argv, in.Tool, "test")
+	if at < 0 || goFlag(in.Argv[at+1:], "json") || !bytes.HasPrefix(bytes.TrimSpace(in.Stdout), []byte("{")) {
+		return nil, false
+	}
+	verbose := goFlag(in.Argv[at+1:], "v")
+	type testKey struct{ pkg, test string }
+	var evs []testEvent
+	var others []int // index in evs before which a non-event line comes
+	var otherLines []string
+	failed := map[testKey]bool{}
+	for _, l := range bytes.SplitAfter(in.Stdout, []byte("\n")) {
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		var e testEvent
+		if l[0] != '{' || json.Unmarshal(l, &e) != nil {
+			others = append(others, len(evs))
+			otherLines = append(otherLines, string(l))
+			continue
+		}
+		if e.Action == "fail" {
+			failed[testKey{e.Package, e.Test}] = true
+		}
+		evs = append(evs, e)
+	}
+	var b strings.Builder
+	// Without -v a failing test's output comes under its "--- FAIL" line
+	// (go test prints the test's buffered output after its result); the
+	// events carry it before: hold it until the result line.
+	held := map[testKey][]string{}
+	o := 0
+	for i, e := range evs {
+		for ; o < len(others) && others[o] == i; o++ {
+			b.WriteString(otherLines[o])
+		}
+		switch {
+		case e.Action == "build-output":
+			b.WriteString(e.Output)
+		case e.Action != "output":
+		case verbose:
+			b.WriteString(e.Output)
+		case !failed[testKey{e.Package, ""}]:
+			// A passing package: its summary line only.
+			if e.Test == "" && (strings.HasPrefix(e.Output, "ok ") || strings.HasPrefix(e.Output, "?   ")) {
+				b.WriteString(e.Output)
+			}
+		case testFraming.MatchString(e.Output):
+		case e.Test == "":
+			b.WriteString(e.Output)
+		case failed[testKey{e.Package, e.Test}]:
+			k := testKey{e.Package, e.Test}
+			if !strings.HasPrefix(strings.TrimLeft(e.Output, " "), "--- FAIL: ") {
+				held[k] = append(held[k], e.Output)
+				continue
+			}
+			b.WriteString(e.Output)
+			for _, h := range held[k] {
+				b.WriteString(h)
+			}
+			delete(held, k)
+		}
+	}
+	for _, k := range slices.SortedFunc(maps.Keys(held), func(a, b testKey) int { return strings.Compare(a.pkg+" "+a.test, b.pkg+" "+b.test) }) {
+		for _, h := range held[k] {
+			b.WriteString(h)
+		}
+	}
+	for ; o < len(others); o++ {
+		b.WriteString(otherLines[o])
+	}
+	return []byte(b.String()), true
 }

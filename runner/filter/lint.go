@@ -122,7 +122,7 @@ type ruff struct{}
 // a format.
 func (ruff) Args(argv []string, tool int) []string {
 	at := subIndex(argv, tool, "check")
-	if at < 0 || userHas(argv, tool, "--output-format", "--format", "--statistics", "--show-settings", "--show-files", "-h", "--help", "-w", "--watch") {
+	if at < 0 || subHas(argv, at, "--output-format", "--format", "--statistics", "--show-settings", "--show-files", "-h", "--help", "-w", "--watch") || subHas(argv, at, writesFile...) {
 		return argv
 	}
 	return insertAt(argv, at+1, "--output-format=concise")

@@ -25,12 +25,12 @@ var (
 // Render picks the rendering by subcommand.
 func (pip) Render(in Input) (Output, error) {
 	switch {
-	case subIndex(in.Argv, in.Tool, "list") >= 0:
+	case wordIndex(in.Argv, in.Tool, "list") >= 0:
 		if userHas(in.Argv, in.Tool, "--format", "--freeze", "-v", "--verbose", "-o", "--outdated") {
 			return Output{Stdout: join(capLines(lines(in.Stdout), 500, 450, in)), Stderr: in.Stderr}, nil
 		}
 		return pipList(in), nil
-	case subIndex(in.Argv, in.Tool, "show") >= 0:
+	case wordIndex(in.Argv, in.Tool, "show") >= 0:
 		return Output{Stdout: join(dropMatching(lines(in.Stdout), pipEmptyShow)), Stderr: in.Stderr}, nil
 	}
 	var out []string

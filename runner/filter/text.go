@@ -13,9 +13,10 @@ import (
 // ansi matches terminal escape sequences (colours, cursor moves, OSC links).
 var ansi = lazy(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)`)
 
-// lines splits output into lines without their terminators, dropping ANSI
+// lines splits output into lines without their newlines, dropping ANSI
 // escapes and the carriage-return overdraws of progress bars (only the last
-// state of a `\r`-rewritten line is kept, as a terminal would show it).
+// state of a `\r`-rewritten line is kept, as a terminal would show it). A
+// CRLF line ending is the line's own: it stays (join writes the \n back).
 func lines(b []byte) []string {
 	if len(b) == 0 {
 		return nil
@@ -27,9 +28,13 @@ func lines(b []byte) []string {
 	s = strings.TrimSuffix(s, "\n")
 	out := strings.Split(s, "\n")
 	for i, l := range out {
+		crlf := strings.HasSuffix(l, "\r")
 		l = strings.TrimSuffix(l, "\r")
 		if j := strings.LastIndexByte(l, '\r'); j >= 0 {
 			l = l[j+1:]
+		}
+		if crlf {
+			l += "\r"
 		}
 		out[i] = l
 	}

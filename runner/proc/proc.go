@@ -36,6 +36,9 @@ func (e *StartError) Error() string { return e.Program + ": " + e.Reason }
 type Result struct {
 	Exit     int           // the program's exit code; 128+n for signal n
 	Duration time.Duration // from start to exit
+	// Signal is the first of SIGINT, SIGTERM, SIGHUP, SIGQUIT that reached
+	// gotk while the program ran (nil: none): the run was interrupted.
+	Signal os.Signal
 }
 
 // Run runs argv with gotk's own stdin, stdout and stderr: the program writes
@@ -47,6 +50,7 @@ func Run(argv []string) (Result, error) {
 		return Result{}, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	setProcAttr(cmd, ownGroup())
 	return wait(cmd)
 }
 
@@ -70,7 +74,11 @@ type Output struct {
 // as it arrives. A write error there (a closed pipe) stops the copying of
 // that stream: the program then meets the closed pipe itself, as it would
 // have without gotk.
-func Capture(argv []string, limit int, stdout, stderr io.Writer) (Output, Result, error) {
+//
+// spool, when not nil, gets every byte of both streams as it arrives (the
+// store's spool file: what `gotk recall` finds when gotk is killed before
+// it could record the run).
+func Capture(argv []string, limit int, stdout, stderr, spool io.Writer) (Output, Result, error) {
 	cmd, err := command(argv)
 	if err != nil {
 		return Output{}, Result{}, err
@@ -86,7 +94,8 @@ func Capture(argv []string, limit int, stdout, stderr io.Writer) (Output, Result
 		return Output{}, Result{}, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, outW, errW
-	c := &collector{limit: limit, w: [2]io.Writer{stdout, stderr}}
+	setProcAttr(cmd, ownGroup())
+	c := &collector{limit: limit, w: [2]io.Writer{stdout, stderr}, spool: spool}
 	var wg sync.WaitGroup
 	started := false
 	res, err := startWait(argv[0], cmd, func() {
@@ -134,6 +143,7 @@ type collector struct {
 	overflow bool
 	w        [2]io.Writer
 	broken   [2]bool
+	spool    io.Writer // nil, or broken after a failed write
 }
 
 func (c *collector) drain(wg *sync.WaitGroup, stream int, r io.Reader) {
@@ -156,6 +166,11 @@ func (c *collector) add(stream int, p []byte) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.total += int64(len(p))
+	if c.spool != nil {
+		if _, err := c.spool.Write(p); err != nil {
+			c.spool = nil // a full disk costs the spool, not the run
+		}
+	}
 	if !c.overflow && c.held+2*len(p) > c.limit {
 		c.overflow = true
 		c.write(0, c.buf[0])
@@ -232,13 +247,22 @@ var LingerAfterExit = 500 * time.Millisecond
 var forwarded = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
 // fromTerminal reports whether s is a keyboard signal (^C, ^\) that the
-// program already received from the terminal: the program shares gotk's
-// process group, so with a terminal on stdin both got it.
+// program already received from the terminal: with a terminal on stdin the
+// program shares gotk's process group (ownGroup), so both got it.
 func fromTerminal(s os.Signal) bool {
 	if s != os.Interrupt && s != syscall.SIGQUIT {
 		return false
 	}
-	return isatty.IsTerminal(os.Stdin.Fd())
+	return !ownGroup()
+}
+
+// ownGroup reports whether the program runs in its own process group: when
+// stdin is not a terminal (an agent's command, a pipe). gotk then forwards
+// every signal to the whole group, so what the program started stops too.
+// With a terminal on stdin the program stays in the terminal's foreground
+// group, where it may read the terminal and gets ^C from it directly.
+func ownGroup() bool {
+	return !isatty.IsTerminal(os.Stdin.Fd())
 }
 
 // startWait starts cmd, calls started once it runs, forwards signals until
@@ -258,18 +282,23 @@ func startWait(prog string, cmd *exec.Cmd, started func()) (Result, error) {
 	if started != nil {
 		started()
 	}
-	done := make(chan struct{})
+	done, forwarder := make(chan struct{}), make(chan struct{})
+	var got os.Signal
 	go func() {
+		defer close(forwarder)
 		for {
 			select {
 			case s := <-sigs:
+				if got == nil {
+					got = s
+				}
 				if fromTerminal(s) {
 					// The terminal sent it to the whole foreground group, the
 					// program included; a second one would mean "force quit"
 					// to many tools (terraform, npm, go test).
 					continue
 				}
-				cmd.Process.Signal(s)
+				signalProgram(cmd, s)
 			case <-done:
 				return
 			}
@@ -277,7 +306,8 @@ func startWait(prog string, cmd *exec.Cmd, started func()) (Result, error) {
 	}()
 	err := cmd.Wait()
 	close(done)
-	res := Result{Duration: time.Since(t0)}
+	<-forwarder
+	res := Result{Duration: time.Since(t0), Signal: got}
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
@@ -299,6 +329,7 @@ func start(cmd *exec.Cmd) error {
 		retry := exec.Command(cmd.Path, cmd.Args[1:]...)
 		retry.Args[0] = cmd.Args[0]
 		retry.Stdin, retry.Stdout, retry.Stderr = cmd.Stdin, cmd.Stdout, cmd.Stderr
+		retry.Env, retry.SysProcAttr = cmd.Env, cmd.SysProcAttr
 		*cmd = *retry
 		err = cmd.Start()
 	}

@@ -10,7 +10,7 @@ import (
 
 func TestCaptureStreams(t *testing.T) {
 	var out, errw bytes.Buffer
-	o, res, err := Capture([]string{"sh", "-c", "echo a; sleep 0.02; echo b >&2; sleep 0.02; echo c; exit 3"}, 1<<20, &out, &errw)
+	o, res, err := Capture([]string{"sh", "-c", "echo a; sleep 0.02; echo b >&2; sleep 0.02; echo c; exit 3"}, 1<<20, &out, &errw, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestCaptureStreams(t *testing.T) {
 // each byte exactly once.
 func TestCaptureOverflow(t *testing.T) {
 	var out, errw bytes.Buffer
-	o, res, err := Capture([]string{"sh", "-c", "i=0; while [ $i -lt 2000 ]; do echo line $i; i=$((i+1)); done; echo oops >&2"}, 4096, &out, &errw)
+	o, res, err := Capture([]string{"sh", "-c", "i=0; while [ $i -lt 2000 ]; do echo line $i; i=$((i+1)); done; echo oops >&2"}, 4096, &out, &errw, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestStartErrors(t *testing.T) {
 func TestBackgroundHolder(t *testing.T) {
 	var out, errw bytes.Buffer
 	t0 := time.Now()
-	o, res, err := Capture([]string{"sh", "-c", "echo started; sleep 5 & exit 0"}, 1<<20, &out, &errw)
+	o, res, err := Capture([]string{"sh", "-c", "echo started; sleep 5 & exit 0"}, 1<<20, &out, &errw, nil)
 	if err != nil || res.Exit != 0 || string(o.Stdout) != "started\n" {
 		t.Fatalf("%v %d %q", err, res.Exit, o.Stdout)
 	}

@@ -68,8 +68,12 @@ func DefaultPath(getenv func(string) string) (string, error) {
 
 // Open opens (creating it and its directory if needed) the database at path
 // and brings its schema up to date.
+// The directory and every file in it are made private first (0700, 0600).
 func Open(path string) (*Store, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := makePrivate(filepath.Dir(path)); err != nil {
+		return nil, err
+	}
+	if err := createPrivate(path); err != nil {
 		return nil, err
 	}
 	return open(path)
@@ -80,6 +84,9 @@ func Open(path string) (*Store, error) {
 func OpenExisting(path string) (*Store, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrNoDatabase
+	}
+	if err := makePrivate(filepath.Dir(path)); err != nil {
+		return nil, err
 	}
 	return open(path)
 }

@@ -1,0 +1,7 @@
+package proc
+
+import "os/exec"
+
+// setProcAttr does nothing on Windows: no process groups to signal, no
+// parent-death signal.
+func setProcAttr(cmd *exec.Cmd, group bool) {}
