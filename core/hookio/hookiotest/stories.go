@@ -22,9 +22,13 @@ import (
 //
 // A story names the hook $HOOK and builds its stdin with
 //
-//	payload CMDFILE OUT   the agent's payload (seed with its command replaced
-//	                      by CMDFILE's contents, no trailing newline)
-//	answer none|rewrite   stdout is the agent's no-op, or a valid rewrite
+//	call CMDFILE OUT        the agent's payload (seed with its command
+//	                        replaced by CMDFILE's contents, no trailing newline)
+//	answer none             stdout is exactly the agent's no-op (nothing for most)
+//	answer rewrite [CMD]    stdout is a valid rewrite, to CMD when given (the
+//	                        gotk it names by absolute path counts as `gotk`)
+//
+// and the commands every scenario has (payload, bom).
 //
 // seed is one of the agent's payloads whose command is a plain `git
 // status`; checkAnswer is its fuzz target's answer check.
@@ -37,36 +41,52 @@ func Stories(t *testing.T, a hookio.Agent, seed string, checkAnswer func([]byte)
 			return Setup(e.WorkDir, e.Setenv, e.Getenv)
 		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
-			"payload": func(ts *testscript.TestScript, neg bool, args []string) {
+			"call": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 2 {
-					ts.Fatalf("usage: payload CMDFILE OUT")
+					ts.Fatalf("usage: call CMDFILE OUT")
 				}
 				cmd := strings.TrimSuffix(ts.ReadFile(args[0]), "\n")
 				ts.Check(os.WriteFile(ts.MkAbs(args[1]), WithCommand([]byte(seed), cmd), 0o644))
 			},
 			"answer": func(ts *testscript.TestScript, neg bool, args []string) {
-				if neg || len(args) != 1 {
-					ts.Fatalf("usage: answer none|rewrite")
+				if neg || len(args) < 1 || len(args) > 2 {
+					ts.Fatalf("usage: answer none|rewrite [CMD]")
 				}
 				out := []byte(ts.ReadFile("stdout"))
 				ts.Check(CheckOutput(out))
 				line := bytes.TrimSuffix(out, []byte("\n"))
-				none := len(line) == 0 || bytes.Equal(line, a.NoOp)
+				none := bytes.Equal(line, a.NoOp) // nil NoOp: nothing at all
 				switch args[0] {
 				case "none":
 					if !none {
-						ts.Fatalf("want the no-op, got %s", line)
+						ts.Fatalf("want the no-op %q, got %q", a.NoOp, line)
 					}
 				case "rewrite":
 					if none {
 						ts.Fatalf("want a rewrite, got the no-op")
 					}
 					ts.Check(checkAnswer(line))
+					if len(args) == 2 {
+						var v any
+						json.Unmarshal(line, &v)
+						got := strings.ReplaceAll(RewrittenCommand(v), ts.Getenv("GOTK")+" ", "gotk ")
+						if got != args[1] {
+							ts.Fatalf("rewritten to %q, want %q", got, args[1])
+						}
+					}
 				default:
 					ts.Fatalf("answer none|rewrite")
 				}
 			},
 		},
+	}
+	for name, f := range Cmds {
+		p.Cmds[name] = func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg {
+				ts.Fatalf("unsupported: ! %s", name)
+			}
+			ts.Check(f(args, ts.MkAbs))
+		}
 	}
 	t.Run("shared", func(t *testing.T) { testscript.Run(t, p) })
 	t.Run("generated", func(t *testing.T) { generated(t, a, seed, checkAnswer) })
@@ -125,4 +145,22 @@ func WithCommand(payload []byte, cmd string) []byte {
 		return payload
 	}
 	return out
+}
+
+// RewrittenCommand returns the shell command in a hook's answer: the
+// "command" of its updated input, in any agent's dialect ("" when none).
+func RewrittenCommand(v any) string {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return ""
+	}
+	if c, ok := m["command"].(string); ok {
+		return c
+	}
+	for _, k := range []string{"hookSpecificOutput", "hook_specific_output", "updatedInput", "updated_input", "tool_input", "modifiedArgs"} {
+		if c := RewrittenCommand(m[k]); c != "" {
+			return c
+		}
+	}
+	return ""
 }
