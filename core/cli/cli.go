@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gotk-dev/gotk/core/decision"
+	"github.com/gotk-dev/gotk/core/host"
 	"github.com/gotk-dev/gotk/core/permission"
 )
 
@@ -24,22 +25,8 @@ const (
 	ExitUsage = 64 // bad flags
 )
 
-// Hosts lists the --host values, and whether the host auto-allows its own
-// read-only commands (permission parity needs to know).
-var Hosts = map[string]struct {
-	Rules    permission.Host
-	ReadOnly bool
-}{
-	"claude":   {permission.Claude, true},
-	"cursor":   {permission.Cursor, false},
-	"gemini":   {permission.Gemini, false},
-	"copilot":  {"copilot", false},
-	"codex":    {permission.Codex, false},
-	"vibe":     {permission.Vibe, false},
-	"opencode": {"opencode", false},
-	"pi":       {"pi", false},
-	"hermes":   {"hermes", false},
-}
+// Hosts lists the --host values: core/host's profiles.
+var Hosts = host.Profiles
 
 // Env is the outside world for the commands (tests inject their own).
 type Env struct {
@@ -103,9 +90,7 @@ done:
 	return o, nil
 }
 
-func hostList() string {
-	return "claude, cursor, gemini, copilot, codex, vibe, opencode, pi, hermes"
-}
+func hostList() string { return strings.Join(host.Names(), ", ") }
 
 func (e Env) engine(host string) *decision.Engine {
 	h := Hosts[host]
