@@ -11,7 +11,7 @@ import (
 
 // Agent is one agent CLI: how to configure it for an offline run against
 // the fake model, how to run it, and how to hook its shell tool. The facts
-// come from docs/real-agents-offline.md; each agent is the few lines that
+// come from docs/e2e.md; each agent is the few lines that
 // differ.
 type Agent struct {
 	// Name is the agent's short name, also gotk-install's --agent value.

@@ -4,7 +4,7 @@
 //
 // One run: a fresh temporary HOME and project (a git repo), a cleared
 // environment (PATH kept), the agent's offline config from
-// docs/real-agents-offline.md, a scripted model that asks for one shell
+// docs/e2e.md, a scripted model that asks for one shell
 // command, then the agent runs non-interactively under a timeout, every
 // process it started is stopped, and the tool result it sent back to the
 // model tells what really ran.

@@ -14,7 +14,7 @@ import (
 // logs every stdin it gets so a test can show what the agent really sent.
 //
 // It rewrites the command to `echo 'REWRITTEN:<original>'` in the agent's
-// documented dialect (docs/real-agents-offline.md):
+// documented dialect (docs/e2e.md):
 //
 //	claude, codex  hookSpecificOutput.updatedInput + permissionDecision "allow"
 //	gemini         decision "allow" + hookSpecificOutput.tool_input

@@ -7,7 +7,7 @@ import (
 )
 
 // The test hook's answers are the documented rewrite forms of
-// docs/real-agents-offline.md; this pins them without running any agent.
+// docs/e2e.md; this pins them without running any agent.
 func TestTestHookAnswer(t *testing.T) {
 	rw := Rewritten("git status")
 	tests := []struct {

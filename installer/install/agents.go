@@ -11,7 +11,7 @@ import (
 
 // agents.go: the table of agents — where each keeps its configuration, what
 // gotk puts there, and the one or two lines that differ between them.
-// Sources for every path and entry shape: /work/shared/docs/agent-protocols.md.
+// Sources for every path and entry shape: docs/agents.md.
 
 // Scope is where an install goes: the user's configuration or the project
 // in the current directory.
