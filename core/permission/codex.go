@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/gotk-dev/gotk/core/shell"
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
 )
 
 // Codex CLI's execpolicy (openai/codex codex-rs/execpolicy: README.md,
@@ -28,9 +31,8 @@ import (
 // `git` rule. host_executable() and network_rule() calls are accepted and
 // do not affect shell rules here.
 //
-// gotk reads the plain form Codex itself writes (top-level calls whose
-// arguments are string literals and lists of them, comments). Anything
-// else — variables, loops, f-strings — makes the rules Unreadable.
+// gotk evaluates the files as Starlark, as Codex does; a file it cannot
+// evaluate makes the rules Unreadable.
 
 // CodexHome is $CODEX_HOME or ~/.codex.
 func CodexHome(env Env) string {
@@ -207,41 +209,79 @@ func codexWords(cmd string) (words []shell.Word, plain, ok bool) {
 	return nil, false, false
 }
 
-// parseCodexRules parses the plain subset of the execpolicy language.
+// parseCodexRules evaluates an execpolicy file as Codex does: Starlark
+// (go.starlark.net), with prefix_rule, host_executable and network_rule as
+// its builtins. Variables, loops and helper functions are fine; a file
+// that does not evaluate, calls anything else or runs past a step budget
+// is an error (the caller makes the rules Unreadable).
 func parseCodexRules(src string) ([]codexRule, error) {
-	p := &starParser{src: src}
 	var out []codexRule
-	for {
-		p.skipSpace()
-		if p.eof() {
-			return out, nil
-		}
-		start := p.pos
-		name, err := p.ident()
-		if err != nil {
-			return nil, err
-		}
-		args, kw, err := p.call()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", p.where(start), err)
-		}
-		raw := oneLine(src[start:p.pos])
-		switch name {
-		case "prefix_rule":
-			rule, err := codexPrefixRule(args, kw, raw)
+	prefixRule := func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		pos := make([]any, len(args))
+		for i, a := range args {
+			v, err := fromStarlark(a)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %v", p.where(start), err)
+				return nil, fmt.Errorf("prefix_rule: %v", err)
 			}
-			out = append(out, rule)
-		case "host_executable", "network_rule":
-		default:
-			return nil, fmt.Errorf("%s: %s() is not understood by gotk", p.where(start), name)
+			pos[i] = v
 		}
-		p.skipSpace()
-		if !p.eof() && p.src[p.pos] == ';' {
-			p.pos++
+		kw := map[string]any{}
+		for _, kv := range kwargs {
+			k := string(kv[0].(starlark.String))
+			v, err := fromStarlark(kv[1])
+			if err != nil {
+				return nil, fmt.Errorf("prefix_rule: %s: %v", k, err)
+			}
+			kw[k] = v
 		}
+		line := th.CallFrame(1).Pos.Line
+		rule, err := codexPrefixRule(pos, kw, "")
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %v", line, err)
+		}
+		rule.raw = fmt.Sprintf("prefix_rule(%s, decision=%q) at line %d", rule, rule.decision, line)
+		out = append(out, rule)
+		return starlark.None, nil
 	}
+	ignore := func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+		return starlark.None, nil
+	}
+	predeclared := starlark.StringDict{
+		"prefix_rule":     starlark.NewBuiltin("prefix_rule", prefixRule),
+		"host_executable": starlark.NewBuiltin("host_executable", ignore),
+		"network_rule":    starlark.NewBuiltin("network_rule", ignore),
+	}
+	th := &starlark.Thread{Name: "execpolicy"}
+	th.SetMaxExecutionSteps(1_000_000) // a rules file is data; a loop past this is not
+	opts := &syntax.FileOptions{TopLevelControl: true, GlobalReassign: true}
+	if _, err := starlark.ExecFileOptions(opts, th, "rules", src, predeclared); err != nil {
+		return nil, errors.New(oneLine(err.Error()))
+	}
+	return out, nil
+}
+
+// fromStarlark converts the values a prefix_rule takes: strings, lists
+// (and tuples) of them, None, booleans.
+func fromStarlark(v starlark.Value) (any, error) {
+	switch x := v.(type) {
+	case starlark.String:
+		return string(x), nil
+	case starlark.NoneType:
+		return nil, nil
+	case starlark.Bool:
+		return bool(x), nil
+	case starlark.Indexable: // list, tuple
+		out := make([]any, x.Len())
+		for i := range out {
+			e, err := fromStarlark(x.Index(i))
+			if err != nil {
+				return nil, err
+			}
+			out[i] = e
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("a %s is not a string, a list or None", v.Type())
 }
 
 func codexPrefixRule(args []any, kw map[string]any, raw string) (codexRule, error) {
@@ -337,217 +377,4 @@ func codexPrefixRule(args []any, kw map[string]any, raw string) (codexRule, erro
 		return rule, err
 	}
 	return rule, rule.validate(m, nm)
-}
-
-// starParser reads the literal subset of Starlark: calls with positional
-// and keyword arguments whose values are strings, lists, None, True, False.
-type starParser struct {
-	src string
-	pos int
-}
-
-func (p *starParser) eof() bool { return p.pos >= len(p.src) }
-
-func (p *starParser) where(at int) string {
-	return fmt.Sprintf("line %d", strings.Count(p.src[:at], "\n")+1)
-}
-
-func (p *starParser) skipSpace() {
-	for !p.eof() {
-		c := p.src[p.pos]
-		switch {
-		case c == '#':
-			for !p.eof() && p.src[p.pos] != '\n' {
-				p.pos++
-			}
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
-			p.pos++
-		case c == '\\' && p.pos+1 < len(p.src) && p.src[p.pos+1] == '\n':
-			p.pos += 2
-		default:
-			return
-		}
-	}
-}
-
-func (p *starParser) ident() (string, error) {
-	start := p.pos
-	for !p.eof() {
-		c := p.src[p.pos]
-		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || (p.pos > start && c >= '0' && c <= '9') {
-			p.pos++
-			continue
-		}
-		break
-	}
-	if p.pos == start {
-		return "", fmt.Errorf("%s: unexpected %q (gotk reads only plain rule calls)", p.where(start), p.src[p.pos:min(p.pos+10, len(p.src))])
-	}
-	return p.src[start:p.pos], nil
-}
-
-func (p *starParser) expect(c byte) error {
-	p.skipSpace()
-	if p.eof() || p.src[p.pos] != c {
-		return fmt.Errorf("%s: expected %q", p.where(p.pos), c)
-	}
-	p.pos++
-	return nil
-}
-
-// call reads `( args )` after a function name.
-func (p *starParser) call() ([]any, map[string]any, error) {
-	if err := p.expect('('); err != nil {
-		return nil, nil, err
-	}
-	var args []any
-	kw := map[string]any{}
-	for {
-		p.skipSpace()
-		if !p.eof() && p.src[p.pos] == ')' {
-			p.pos++
-			return args, kw, nil
-		}
-		save := p.pos
-		if name, err := p.ident(); err == nil && name != "None" && name != "True" && name != "False" {
-			p.skipSpace()
-			if p.eof() || p.src[p.pos] != '=' {
-				return nil, nil, fmt.Errorf("%s: %s is not a literal", p.where(save), name)
-			}
-			p.pos++
-			v, err := p.value()
-			if err != nil {
-				return nil, nil, err
-			}
-			if _, dup := kw[name]; dup {
-				return nil, nil, fmt.Errorf("%s: %s given twice", p.where(save), name)
-			}
-			kw[name] = v
-		} else {
-			p.pos = save
-			if len(kw) > 0 {
-				return nil, nil, fmt.Errorf("%s: positional argument after a keyword argument", p.where(save))
-			}
-			v, err := p.value()
-			if err != nil {
-				return nil, nil, err
-			}
-			args = append(args, v)
-		}
-		p.skipSpace()
-		if !p.eof() && p.src[p.pos] == ',' {
-			p.pos++
-			continue
-		}
-		if err := p.expect(')'); err != nil {
-			return nil, nil, err
-		}
-		return args, kw, nil
-	}
-}
-
-// value reads a string, a list (or tuple) of values, None, True or False.
-func (p *starParser) value() (any, error) {
-	p.skipSpace()
-	if p.eof() {
-		return nil, fmt.Errorf("unexpected end of file")
-	}
-	switch c := p.src[p.pos]; {
-	case c == '"' || c == '\'':
-		return p.str()
-	case c == '[' || c == '(':
-		end := byte(']')
-		if c == '(' {
-			end = ')'
-		}
-		p.pos++
-		list := []any{}
-		for {
-			p.skipSpace()
-			if !p.eof() && p.src[p.pos] == end {
-				p.pos++
-				return list, nil
-			}
-			v, err := p.value()
-			if err != nil {
-				return nil, err
-			}
-			list = append(list, v)
-			p.skipSpace()
-			if !p.eof() && p.src[p.pos] == ',' {
-				p.pos++
-				continue
-			}
-			if err := p.expect(end); err != nil {
-				return nil, err
-			}
-			return list, nil
-		}
-	}
-	at := p.pos
-	name, err := p.ident()
-	if err != nil {
-		return nil, err
-	}
-	switch name {
-	case "None":
-		return nil, nil
-	case "True":
-		return true, nil
-	case "False":
-		return false, nil
-	}
-	return nil, fmt.Errorf("%s: %s is not a literal (gotk reads only plain rule calls)", p.where(at), name)
-}
-
-// str reads a Starlark string literal: single or triple quoted, with the
-// common escapes; raw, byte and f-strings are refused.
-func (p *starParser) str() (string, error) {
-	at := p.pos
-	q := p.src[p.pos]
-	triple := strings.HasPrefix(p.src[p.pos:], strings.Repeat(string(q), 3))
-	if triple {
-		p.pos += 3
-	} else {
-		p.pos++
-	}
-	var b strings.Builder
-	for {
-		if p.eof() {
-			return "", fmt.Errorf("%s: unterminated string", p.where(at))
-		}
-		c := p.src[p.pos]
-		switch {
-		case triple && strings.HasPrefix(p.src[p.pos:], strings.Repeat(string(q), 3)):
-			p.pos += 3
-			return b.String(), nil
-		case !triple && c == q:
-			p.pos++
-			return b.String(), nil
-		case !triple && c == '\n':
-			return "", fmt.Errorf("%s: unterminated string", p.where(at))
-		case c == '\\':
-			if p.pos+1 >= len(p.src) {
-				return "", fmt.Errorf("%s: unterminated string", p.where(at))
-			}
-			e := p.src[p.pos+1]
-			p.pos += 2
-			switch e {
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			case 'r':
-				b.WriteByte('\r')
-			case '\\', '\'', '"':
-				b.WriteByte(e)
-			case '\n':
-			default:
-				return "", fmt.Errorf("%s: escape \\%c is not understood by gotk", p.where(at), e)
-			}
-		default:
-			b.WriteByte(c)
-			p.pos++
-		}
-	}
 }

@@ -53,11 +53,30 @@ prefix_rule(pattern=["make"], decision="allow")`)
 	checkAll(t, r, map[string]Verdict{"rm -rf x": Deny, "git push": Default})
 }
 
+// TestCodexStarlark: rules files are Starlark, evaluated as Codex does —
+// variables, loops and helpers make rules like literal calls.
+func TestCodexStarlark(t *testing.T) {
+	home := t.TempDir()
+	write(t, filepath.Join(home, ".codex", "rules", "s.rules"), `
+DANGER = ["rm", "dd"]
+def forbid(p):
+    prefix_rule(pattern = p, decision = "forbidden")
+for c in DANGER:
+    forbid([c])
+prefix_rule(["git", ["push", "fetch"]], "prompt")  # positional arguments
+`)
+	r := Load(Codex, env(home, "", nil))
+	if r.Unreadable || len(r.Warnings) != 0 {
+		t.Fatalf("unreadable: %q", r.Warnings)
+	}
+	checkAll(t, r, map[string]Verdict{"rm -rf x": Deny, "dd if=x": Deny, "git push": Ask, "git fetch origin": Ask, "git status": Default})
+}
+
 func TestCodexUnreadable(t *testing.T) {
 	for name, src := range map[string]string{
 		"syntax":         `prefix_rule(pattern=["git", "push"]`,
-		"variables":      "CMDS = [\"git\"]\nprefix_rule(pattern=CMDS, decision=\"forbidden\")",
-		"loop":           "for c in [\"rm\"]:\n    prefix_rule(pattern=[c], decision=\"forbidden\")",
+		"endless loop":   "for i in range(100000000):\n    pass",
+		"not a list":     `prefix_rule(pattern={"git": 1}, decision="forbidden")`,
 		"f-string":       `prefix_rule(pattern=[f"git"], decision="forbidden")`,
 		"bad decision":   `prefix_rule(pattern=["git"], decision="deny")`,
 		"empty pattern":  `prefix_rule(pattern=[], decision="forbidden")`,
