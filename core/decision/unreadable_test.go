@@ -15,7 +15,7 @@ func TestUnreadableRules(t *testing.T) {
 	home := t.TempDir()
 	f := filepath.Join(home, ".codex", "rules", "default.rules")
 	os.MkdirAll(filepath.Dir(f), 0o755)
-	os.WriteFile(f, []byte("for c in [\"git\"]:\n    prefix_rule(pattern=[c], decision=\"forbidden\")\n"), 0o644)
+	os.WriteFile(f, []byte(`prefix_rule(pattern=[f"git"], decision="forbidden")`+"\n"), 0o644) // f-strings: not Starlark gotk evaluates
 	e := &Engine{Host: permission.Codex, Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: home, ManagedDir: filepath.Join(home, "managed")}}
 	d := e.Decide(Request{Command: "git status"})
 	if d.Verdict != Deny || d.Permission != permission.Deny || d.Command != "git status" || !strings.Contains(d.Reason, "steps aside") {
@@ -24,11 +24,13 @@ func TestUnreadableRules(t *testing.T) {
 	if len(d.Warnings) == 0 || !strings.Contains(strings.Join(d.Warnings, "\n"), "default.rules") {
 		t.Errorf("warnings: %q", d.Warnings)
 	}
-	// a readable file: forbidden rules deny, other commands are rewritten
+	// a readable file: forbidden rules deny; Codex takes only allows, so
+	// its known-safe commands are rewritten and the rest left alone
 	os.WriteFile(f, []byte(`prefix_rule(pattern=["git", "push"], decision="forbidden")`), 0o644)
 	e = &Engine{Host: permission.Codex, Env: e.Env}
 	run(t, e, Request{}, []tc{
 		{"git push origin", Deny, ""},
-		{"git status", AskRewrite, "gotk git status"},
+		{"git status", Passthrough, ""},
+		{"ls -la", AllowRewrite, "gotk ls -la"},
 	})
 }
