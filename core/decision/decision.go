@@ -95,11 +95,6 @@ type Engine struct {
 	// Env is Getenv, Home, Cwd (default working directory) and the host
 	// process's Session.
 	Env permission.Env
-	// Answers is the host's answer policy (core/host).
-	Answers host.Answers
-	// KnownSafe is the host's own set of commands it runs without asking
-	// when no rule matches (Codex's known-safe commands); nil for none.
-	KnownSafe func(cmd string) bool
 	// Session is what the host process's flags say (core/host). When they
 	// could not be read (Unreadable), flags that deny may be in force, so
 	// nothing is allowed. Env.Session holds its rules.
@@ -110,12 +105,17 @@ type Engine struct {
 	// path here.
 	Prefix string
 
-	once     sync.Once
-	exclude  config.Exclusion
-	prefixes [][]string
-	warnings []string
-	mu       sync.Mutex
-	rules    map[string]*permission.Rules
+	once sync.Once
+	// answers is the host's answer policy, knownSafe its own set of
+	// commands it runs without asking when no rule matches (Codex); both
+	// from core/host, for Host.
+	answers   host.Answers
+	knownSafe func(cmd string) bool
+	exclude   config.Exclusion
+	prefixes  [][]string
+	warnings  []string
+	mu        sync.Mutex
+	rules     map[string]*permission.Rules
 }
 
 // NewEngine returns an Engine for host, reading config, rules and the host
@@ -138,7 +138,7 @@ func NewInSession(h permission.Host, env permission.Env, s host.Session) *Engine
 // env; a config warning comes back in every Decision's Warnings.
 func New(h permission.Host, env permission.Env) *Engine {
 	cfg, warn := config.Load(config.Env{Getenv: env.Getenv, Home: env.Home})
-	e := &Engine{Host: h, Env: env, Config: cfg, KnownSafe: host.KnownSafe(h), Answers: host.AnswersOf(h)}
+	e := &Engine{Host: h, Env: env, Config: cfg}
 	if warn != "" {
 		e.warnings = append(e.warnings, warn)
 	}
@@ -163,6 +163,7 @@ func (e *Engine) init() {
 		if e.Prefix == "" {
 			e.Prefix = "gotk"
 		}
+		e.answers, e.knownSafe = host.AnswersOf(e.Host), host.KnownSafe(e.Host)
 	})
 }
 
@@ -231,7 +232,7 @@ func (e *Engine) Decide(req Request) Decision {
 	}
 	var why string
 	d.Permission, why = e.permit(rules, script, plans, req, cwd, &d)
-	if d.Permission == permission.Default && why == "" && e.KnownSafe != nil && e.KnownSafe(req.Command) {
+	if d.Permission == permission.Default && why == "" && e.knownSafe != nil && e.knownSafe(req.Command) {
 		d.Permission = permission.Allow
 		for i := range d.Segments {
 			if d.Segments[i].Permission == "default" {
@@ -281,7 +282,7 @@ func (e *Engine) Decide(req Request) Decision {
 		d.Reason = "nothing to rewrite"
 		return d
 	}
-	switch a := e.Answers; {
+	switch a := e.answers; {
 	case a.AllowOnly && d.Permission != permission.Allow:
 		d.Reason = "the host takes a rewrite only as an allow, and would not run the original without asking"
 		return d
