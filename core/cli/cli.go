@@ -103,10 +103,10 @@ func (e Env) engine(host string) *decision.Engine {
 func (e Env) decide(o options) decision.Decision {
 	eng := e.engine(o.host)
 	mode := o.mode
-	if mode == "" {
-		mode = eng.Session.Mode // the host process's own --permission-mode
+	if mode == "" && eng.LoadSession != nil {
+		mode = eng.LoadSession().Mode // the host process's own --permission-mode
 	}
-	d := eng.Decide(decision.Request{Command: o.cmd, ReadOnlyAutoAllow: Hosts[o.host].ReadOnly, AutoAllow: mode == "bypassPermissions"})
+	d := eng.Decide(decision.Request{Command: o.cmd, ReadOnlyAutoAllow: Hosts[o.host].ReadOnly, AutoAllow: mode == "bypassPermissions", Explain: true})
 	for _, w := range d.Warnings {
 		fmt.Fprintln(e.Stderr, w)
 	}

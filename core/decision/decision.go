@@ -60,6 +60,11 @@ type Request struct {
 	// inside its working directories (Claude Code does); the registry marks
 	// which rules are read-only.
 	ReadOnlyAutoAllow bool
+	// Explain asks for the whole trace and the deny verdict even when
+	// nothing on the line could be rewritten (`gotk explain`, `gotk
+	// rewrite`). Hooks leave it off: with nothing to rewrite their answer
+	// is the no-op whatever the rules say, so no rule file is read.
+	Explain bool
 }
 
 // Segment is the trace of one simple command.
@@ -97,15 +102,18 @@ type Engine struct {
 	Env permission.Env
 	// Session is what the host process's flags say (core/host). When they
 	// could not be read (Unreadable), flags that deny may be in force, so
-	// nothing is allowed. Env.Session holds its rules.
-	Session host.Session
-	Config  config.Config
+	// nothing is allowed. Env.Session holds its rules. LoadSession, when
+	// set, reads it on first need (a decision that can rewrite something).
+	Session     host.Session
+	LoadSession func() host.Session
+	Config      config.Config
 	// Prefix is inserted before each rewritten program word; default "gotk".
 	// Hooks whose agent runs commands in a login shell name gotk by absolute
 	// path here.
 	Prefix string
 
-	once sync.Once
+	once        sync.Once
+	sessionOnce sync.Once
 	// answers is the host's answer policy, knownSafe its own set of
 	// commands it runs without asking when no rule matches (Codex); both
 	// from core/host, for Host.
@@ -123,7 +131,9 @@ type Engine struct {
 func NewEngine(h permission.Host) *Engine {
 	home, _ := os.UserHomeDir()
 	cwd, _ := os.Getwd()
-	return NewInSession(h, permission.Env{Getenv: os.Getenv, Home: home, Cwd: cwd}, host.ReadSession(h, host.System(), os.Getppid()))
+	e := New(h, permission.Env{Getenv: os.Getenv, Home: home, Cwd: cwd})
+	e.LoadSession = func() host.Session { return host.ReadSession(h, host.System(), os.Getppid()) }
+	return e
 }
 
 // NewInSession is New for a host process started with the flags s.
@@ -132,6 +142,16 @@ func NewInSession(h permission.Host, env permission.Env, s host.Session) *Engine
 	e := New(h, env)
 	e.Session = s
 	return e
+}
+
+// session reads the host's session once, when LoadSession is set.
+func (e *Engine) session() {
+	e.sessionOnce.Do(func() {
+		if e.LoadSession != nil {
+			e.Session = e.LoadSession()
+			e.Env.Session = e.Session.Rules
+		}
+	})
 }
 
 // New returns an Engine for host in env, with the user's config loaded from
@@ -207,6 +227,17 @@ func (e *Engine) Decide(req Request) Decision {
 		d.Reason = "cannot parse the command: " + oneLine(err.Error())
 		return d
 	}
+	plans := make([]plan, len(script.Commands))
+	for i := range script.Commands {
+		plans[i] = e.plan(script, i, req)
+	}
+	if !req.Explain && !anyRewrite(plans) {
+		// Nothing here could be rewritten: the answer is the host's no-op
+		// whatever its rules say, so none is read.
+		d.Reason = "nothing to rewrite"
+		return d
+	}
+	e.session()
 	if e.Session.AllowAll && len(e.Session.Rules.Deny) == 0 {
 		// Copilot CLI started with --allow-all-tools and no --deny-tool:
 		// it runs every command without asking.
@@ -226,10 +257,6 @@ func (e *Engine) Decide(req Request) Decision {
 		return d
 	}
 
-	plans := make([]plan, len(script.Commands))
-	for i := range script.Commands {
-		plans[i] = e.plan(script, i, req)
-	}
 	var why string
 	d.Permission, why = e.permit(rules, script, plans, req, cwd, &d)
 	if d.Permission == permission.Default && why == "" && e.knownSafe != nil && e.knownSafe(req.Command) {
@@ -300,6 +327,17 @@ func (e *Engine) Decide(req Request) Decision {
 		d.Verdict = AskRewrite
 	}
 	return d
+}
+
+// anyRewrite: some simple command of the line would get gotk in front,
+// were the line safe.
+func anyRewrite(plans []plan) bool {
+	for _, p := range plans {
+		if p.rewrite {
+			return true
+		}
+	}
+	return false
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

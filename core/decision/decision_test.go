@@ -37,6 +37,7 @@ type tc struct {
 
 func run(t *testing.T, e *Engine, req Request, cases []tc) {
 	t.Helper()
+	req.Explain = true // the verdict even where nothing is rewritten
 	for _, c := range cases {
 		req.Command = c.cmd
 		d := e.Decide(req)

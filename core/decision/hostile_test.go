@@ -245,7 +245,7 @@ func TestCrashSeedsDecide(t *testing.T) {
 func TestQuotedDenyEveryHost(t *testing.T) {
 	for host, e := range hostEngines(t) {
 		for _, cmd := range []string{`git "push" origin`, `git pu''sh`, `g\it push`, `"rm" -rf x`, `r\m x`} {
-			d := e.Decide(Request{Command: cmd, ReadOnlyAutoAllow: host == "claude", AutoAllow: true})
+			d := e.Decide(Request{Command: cmd, ReadOnlyAutoAllow: host == "claude", AutoAllow: true, Explain: true})
 			if d.Verdict != Deny {
 				t.Errorf("%s: %q: %v (%s), want deny", host, cmd, d.Verdict, d.Reason)
 			}

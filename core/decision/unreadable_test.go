@@ -17,6 +17,11 @@ func TestUnreadableRules(t *testing.T) {
 	os.MkdirAll(filepath.Dir(f), 0o755)
 	os.WriteFile(f, []byte(`prefix_rule(pattern=[f"git"], decision="forbidden")`+"\n"), 0o644) // f-strings: not Starlark gotk evaluates
 	e := &Engine{Host: permission.Codex, Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: home, ManagedDir: filepath.Join(home, "managed")}}
+	// a hook's question about a line with nothing to rewrite reads no rule
+	// file: its answer is the no-op either way
+	if d := e.Decide(Request{Command: "echo hi"}); d.Verdict != Passthrough || len(d.Warnings) != 0 {
+		t.Errorf("nothing to rewrite: %v (%s) %q", d.Verdict, d.Reason, d.Warnings)
+	}
 	d := e.Decide(Request{Command: "git status"})
 	if d.Verdict != Deny || d.Permission != permission.Deny || d.Command != "git status" || !strings.Contains(d.Reason, "steps aside") {
 		t.Errorf("got %v %v %q (%s)", d.Verdict, d.Permission, d.Command, d.Reason)

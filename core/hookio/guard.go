@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/gotk-dev/gotk/core/decision"
+	"github.com/gotk-dev/gotk/core/host"
 	"github.com/gotk-dev/gotk/core/permission"
 	"github.com/gotk-dev/gotk/core/shell"
 )
@@ -62,7 +63,8 @@ func (g *guard) engine() *decision.Engine {
 		return g.eng
 	}
 	g.gotk = resolveGotk(g.env.LookPath)
-	g.eng = decision.NewInSession(g.agent.Host, permission.Env{Getenv: g.env.Getenv, Home: g.env.Home, Cwd: g.env.Cwd}, g.env.Session(g.agent.Host))
+	g.eng = decision.New(g.agent.Host, permission.Env{Getenv: g.env.Getenv, Home: g.env.Home, Cwd: g.env.Cwd})
+	g.eng.LoadSession = func() host.Session { return g.env.Session(g.agent.Host) }
 	if g.agent.AbsoluteGotk && g.gotk != "" {
 		g.eng.Prefix = shell.Quote(g.gotk)
 	}
