@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gotk-dev/gotk/core/hookio/hookiotest"
 )
 
 // TestHookRewriteParity (issue 17): for every host, a sample of the
@@ -140,7 +142,7 @@ func TestHookRewriteParity(t *testing.T) {
 			}
 			var answer map[string]any
 			json.Unmarshal(out, &answer)
-			got := strings.ReplaceAll(findCommand(answer), filepath.Join(bin, "gotk")+" ", "gotk ")
+			got := strings.ReplaceAll(hookiotest.RewrittenCommand(answer), filepath.Join(bin, "gotk")+" ", "gotk ")
 			if got != want {
 				diffs++
 				t.Errorf("%s/%s %q:\n  hook:    %q (%s)\n  rewrite: %q (%s)", v.host, v.name, c, got, strings.TrimSpace(string(out)), want, ans.Verdict)
@@ -182,20 +184,4 @@ func sample(t *testing.T, path string, n int) []string {
 		out = append(out, all[i])
 	}
 	return out
-}
-
-// findCommand returns the "command" string anywhere in a hook's answer.
-func findCommand(v any) string {
-	switch x := v.(type) {
-	case map[string]any:
-		if c, ok := x["command"].(string); ok {
-			return c
-		}
-		for _, k := range []string{"hookSpecificOutput", "hook_specific_output", "updatedInput", "updated_input", "tool_input", "modifiedArgs"} {
-			if c := findCommand(x[k]); c != "" {
-				return c
-			}
-		}
-	}
-	return ""
 }
