@@ -148,6 +148,11 @@ func classify(argv []string, at, depth int) (Match, bool) {
 	}
 	prog, ok := ProgramName(argv[at])
 	if !ok {
+		// a path gotk does not know (./deploy.sh): only a user filter
+		// can name it
+		if r, ok := userRule(argv[at], argv[at:]); ok {
+			return Match{Rule: r, Tool: at}, true
+		}
 		return Match{}, false
 	}
 	// A launcher runs another tool: classify that tool first, so
@@ -156,6 +161,11 @@ func classify(argv []string, at, depth int) (Match, bool) {
 		if m, ok := classify(argv, at+1+next, depth+1); ok {
 			return m, true
 		}
+	}
+	// The user's own filters come before the table (project > global >
+	// built-in), except where the table refuses the form (user.go).
+	if r, ok := userRule(prog, argv[at:]); ok {
+		return Match{Rule: r, Tool: at}, true
 	}
 	args := argv[at+1:]
 	operands := skipGlobals(prog, args)
