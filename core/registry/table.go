@@ -41,6 +41,7 @@ var table = []Rule{
 	{ID: "ruff", Program: "ruff", Sub: subs("check", "format"), Category: Lint, Pipe: PipeProducer, Handler: "ruff", Accept: noFlag("-w", "--watch")},
 	{ID: "golangci-lint", Program: "golangci-lint", Sub: subs("run"), Category: Lint, Pipe: PipeProducer, Handler: "golangci-lint"},
 	{ID: "mypy", Program: "mypy", Category: Lint, Pipe: PipeProducer, Handler: "mypy"},
+	{ID: "shellcheck", Program: "shellcheck", Category: Lint, Pipe: PipeProducer, Handler: "shellcheck"},
 	{ID: "prettier.check", Program: "prettier", Category: Lint, Pipe: PipeProducer, Handler: "prettier", Usage: "prettier --check", Accept: all(anyFlag("--check", "-c", "--list-different", "-l"), noFlag("--write", "-w"))},
 
 	// ── package managers ───────────────────────────────────────────────────
