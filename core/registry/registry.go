@@ -21,6 +21,8 @@ const (
 	Packages Category = "packages"
 	Files    Category = "files"
 	Infra    Category = "infra"
+	Cloud    Category = "cloud"
+	Other    Category = "other"
 )
 
 // Pipe says where in a pipeline a rule's command may be rewritten.
@@ -111,12 +113,18 @@ var byProgram = func() map[string][]int {
 var binDirs = []string{"/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin", "/usr/sbin", "/sbin"}
 
 // localBinDirs are project-relative launch paths the table knows.
-var localBinDirs = []string{"node_modules/.bin", "./node_modules/.bin"}
+var localBinDirs = []string{"node_modules/.bin", "./node_modules/.bin", "vendor/bin", "./vendor/bin"}
+
+// localWrappers are build wrappers a project ships at its root.
+var localWrappers = map[string]string{"./mvnw": "mvnw", "./gradlew": "gradlew", "mvnw": "mvnw", "gradlew": "gradlew"}
 
 // ProgramName returns the program a word names: the word itself, or its
 // base name when it is a path into a known bin directory. ok is false for
 // any other path.
 func ProgramName(word string) (string, bool) {
+	if w, ok := localWrappers[word]; ok {
+		return w, true
+	}
 	if !strings.Contains(word, "/") {
 		return word, word != ""
 	}
@@ -225,6 +233,11 @@ func launch(prog string, args []string) (int, bool) {
 		if len(args) >= 2 && (args[0] == "exec" || args[0] == "dlx") {
 			return 1, true
 		}
+		// `yarn tsc`, `pnpm eslint .`: a package's own bin, named directly
+		// (only the JS tools: `yarn ls` is not ls)
+		if len(args) >= 1 && jsTools[args[0]] {
+			return 0, true
+		}
 	case "npm":
 		if len(args) >= 2 && (args[0] == "exec" || args[0] == "x") {
 			if args[1] == "--" {
@@ -236,8 +249,12 @@ func launch(prog string, args []string) (int, bool) {
 		if len(args) >= 2 && args[0] == "x" {
 			return 1, true
 		}
-	case "uv":
+	case "uv", "poetry", "pipenv":
 		if len(args) >= 2 && args[0] == "run" && !strings.HasPrefix(args[1], "-") {
+			return 1, true
+		}
+	case "bundle":
+		if len(args) >= 2 && args[0] == "exec" && !strings.HasPrefix(args[1], "-") {
 			return 1, true
 		}
 	case "python", "python3":
@@ -247,6 +264,9 @@ func launch(prog string, args []string) (int, bool) {
 	}
 	return 0, false
 }
+
+// jsTools are the JavaScript tools yarn and pnpm run by bare name.
+var jsTools = set("tsc", "eslint", "jest", "vitest", "playwright", "prettier", "next", "biome", "oxlint", "nx", "turbo", "prisma", "markdownlint", "markdownlint-cli2", "pyright", "basedpyright")
 
 // skipGlobals drops a program's global options (git -C dir, kubectl -n ns,
 // cargo +nightly, …) so that the subcommand comes first. Unknown options

@@ -196,4 +196,7 @@ var filters = map[string]Filter{
 	"helm":             table{},
 	"terraform-plan":   terraformPlan{},
 	"aws":              awsFilter{},
+	// JSON the user asked for, and curl
+	"json": jsonOut{},
+	"curl": curlOut{},
 }

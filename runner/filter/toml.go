@@ -32,6 +32,9 @@ func (t tomlFilter) Render(in Input) (Output, error) {
 	src, errOut := in.Stdout, in.Stderr
 	if t.f.FilterStderr {
 		src, errOut = in.Combined, nil
+		if len(src) == 0 {
+			src = append(append([]byte{}, in.Stdout...), in.Stderr...)
+		}
 	}
 	res := t.f.Apply(splitRaw(src), tomlfilter.Options{Failed: in.Exit != 0, Notes: tomlfilter.Notes{Where: in.Recall()}})
 	out := res.Lines
