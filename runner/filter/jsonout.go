@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"strings"
 )
 
 // jsonOut renders commands whose output is JSON the user asked for (jq,
@@ -50,10 +51,12 @@ func rewriteJSON(stdout []byte) ([]byte, bool) {
 			continue
 		}
 		// indented when the tool indented (it reads better), else compact
-		var ind bytes.Buffer
-		if err := shallowIndent(&ind, c.Bytes(), 3); err != nil {
+		n, err := parseJSON(c.Bytes())
+		if err != nil {
 			return nil, false
 		}
+		var ind bytes.Buffer
+		indentShallow(&ind, n, 0, 3)
 		if ind.Len() <= len(raw) {
 			b.Write(bytes.TrimRight(ind.Bytes(), "\n"))
 		} else {
@@ -81,4 +84,30 @@ func (curlOut) Render(in Input) (Output, error) {
 	}
 	out.Stderr = keepStderr(in, curlMeter...)
 	return out, nil
+}
+
+// indentShallow writes n with its first depth levels indented and every
+// deeper (or short) value on one line: nothing is dropped or folded, so it
+// is the same JSON value.
+func indentShallow(w *bytes.Buffer, n *jnode, level, depth int) {
+	if n.delim == 0 || level >= depth || len(n.kids) == 0 || len(n.compactString()) <= 100 {
+		n.compact(w, nil)
+		return
+	}
+	w.WriteByte(n.delim)
+	w.WriteByte('\n')
+	for i, kid := range n.kids {
+		w.WriteString(strings.Repeat("  ", level+1))
+		if n.delim == '{' {
+			w.Write(n.keys[i])
+			w.WriteString(": ")
+		}
+		indentShallow(w, kid, level+1, depth)
+		if i < len(n.kids)-1 {
+			w.WriteByte(',')
+		}
+		w.WriteByte('\n')
+	}
+	w.WriteString(strings.Repeat("  ", level))
+	w.WriteByte(closer(n.delim))
 }

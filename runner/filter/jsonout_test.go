@@ -65,3 +65,23 @@ func TestCurlMeter(t *testing.T) {
 		t.Errorf("%q %q", out.Stdout, out.Stderr)
 	}
 }
+
+// TestJSONCorpusSameValue: every corpus case rendered by the JSON
+// handlers prints the same JSON values the command printed.
+func TestJSONCorpusSameValue(t *testing.T) {
+	for _, c := range loadCorpus(t) {
+		if h := c.match.Rule.Handler; h != "json" && h != "curl" {
+			continue
+		}
+		if _, ok := rewriteJSON(c.stdout); !ok {
+			continue
+		}
+		out, err := Render(For(c.match.Rule.Handler), c.input())
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if !reflect.DeepEqual(decodeAll(t, c.stdout), decodeAll(t, out.Stdout)) {
+			t.Errorf("%s: the JSON value changed", c.name)
+		}
+	}
+}
