@@ -57,8 +57,8 @@ var table = []Rule{
 	{ID: "just", Program: "just", Category: Build, Handler: "just", Accept: noLongTarget},
 	{ID: "just", Program: "task", Category: Build, Handler: "just", Accept: all(noLongTarget, noFlag("-w", "--watch"))},
 	{ID: "just", Program: "mise", Sub: subs("run", "r"), Category: Build, Handler: "just", Accept: after(1, noLongTarget)},
-	{ID: "nx", Program: "nx", Category: Build, Handler: "nx", Accept: all(hasOperand, noLongTarget, noFlag("--watch"))},
-	{ID: "nx", Program: "turbo", Category: Build, Handler: "nx", Accept: all(hasOperand, noLongTarget, noFlag("--watch"))},
+	{ID: "nx", Program: "nx", Category: Build, Handler: "nx", Accept: all(hasOperand, runTask(noLongTarget), noFlag("--watch"))},
+	{ID: "nx", Program: "turbo", Category: Build, Handler: "nx", Accept: all(hasOperand, runTask(noLongTarget), noFlag("--watch"))},
 	{ID: "prisma", Program: "prisma", Sub: subs("generate", "migrate", "db", "validate", "format", "version"), Category: Build, Handler: "prisma", Accept: noFlag("--watch")},
 	{ID: "mix", Program: "mix", Sub: subs("compile", "format", "test"), Category: Build, Handler: "mix", Accept: noFlag("--stale", "--listen-on-stdin")},
 	{ID: "mix", Program: "pio", Sub: subs("run"), Category: Build, Handler: "mix", Accept: noOperand("monitor")},
@@ -224,6 +224,17 @@ func after(n int, pred func([]string) bool) func([]string) bool {
 			return pred(nil)
 		}
 		return pred(args[n:])
+	}
+}
+
+// runTask applies pred to what follows a leading `run` (nx run web:build,
+// turbo run build), else to all the arguments.
+func runTask(pred func([]string) bool) func([]string) bool {
+	return func(args []string) bool {
+		if len(args) > 0 && args[0] == "run" {
+			return pred(args[1:])
+		}
+		return pred(args)
 	}
 }
 
