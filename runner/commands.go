@@ -38,12 +38,15 @@ type grammar struct {
 	Version kong.VersionFlag `help:"Print gotk's version."`
 	Raw     bool             `help:"gotk --raw <program> args…: run it unchanged, no filter (also GOTK_RAW=1); still recorded."`
 
-	Rewrite passArgs  `cmd:"" help:"Print the rewritten command (exit 0 allow, 1 none, 2 deny, 3 ask); --json always exits 0."`
-	Explain passArgs  `cmd:"" help:"Explain how a command would be rewritten, and why."`
-	Recall  recallCmd `cmd:"" help:"Print the raw output of a recent compact run."`
-	Gain    gainCmd   `cmd:"" help:"Report the tokens gotk saved."`
-	Verify  struct{}  `cmd:"" help:"Check that gotk's hooks are installed and answer (exit 1 when one fails)."`
-	Doctor  struct{}  `cmd:"" help:"Diagnose the installation: agents found, binaries, PATH, and how to fix each problem."`
+	Rewrite passArgs   `cmd:"" help:"Print the rewritten command (exit 0 allow, 1 none, 2 deny, 3 ask); --json always exits 0."`
+	Explain passArgs   `cmd:"" help:"Explain how a command would be rewritten, and why."`
+	Recall  recallCmd  `cmd:"" help:"Print the raw output of a recent compact run."`
+	Gain    gainCmd    `cmd:"" help:"Report the tokens gotk saved."`
+	Verify  struct{}   `cmd:"" help:"Check that gotk's hooks are installed and answer (exit 1 when one fails)."`
+	Doctor  struct{}   `cmd:"" help:"Diagnose the installation: agents found, binaries, PATH, and how to fix each problem."`
+	Filters filtersCmd `cmd:"" help:"List the declarative filters in force, or run their inline tests."`
+	Trust   trustCmd   `cmd:"" help:"Trust a project's .gotk/filters.toml: pin its SHA-256 so its filters apply (until it changes)."`
+	Untrust trustCmd   `cmd:"" help:"Stop trusting a project filter file."`
 }
 
 type passArgs struct {
@@ -108,6 +111,14 @@ func (a *app) command(args []string) (code int) {
 		return a.gain(g.Gain)
 	case cmd == "verify", cmd == "doctor":
 		return installerChecks(cmd, a)
+	case strings.HasPrefix(cmd, "filters test"):
+		return a.filtersTest(g.Filters.Test.File)
+	case strings.HasPrefix(cmd, "filters"):
+		return a.filtersList()
+	case strings.HasPrefix(cmd, "trust"):
+		return a.trust(g.Trust.File)
+	case strings.HasPrefix(cmd, "untrust"):
+		return a.untrust(g.Untrust.File)
 	}
 	if g.Raw {
 		return a.usage("--raw needs a command (usage: gotk --raw <program> [args…])")

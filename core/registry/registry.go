@@ -21,6 +21,8 @@ const (
 	Packages Category = "packages"
 	Files    Category = "files"
 	Infra    Category = "infra"
+	Cloud    Category = "cloud"
+	Other    Category = "other"
 )
 
 // Pipe says where in a pipeline a rule's command may be rewritten.
@@ -111,12 +113,18 @@ var byProgram = func() map[string][]int {
 var binDirs = []string{"/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin", "/usr/sbin", "/sbin"}
 
 // localBinDirs are project-relative launch paths the table knows.
-var localBinDirs = []string{"node_modules/.bin", "./node_modules/.bin"}
+var localBinDirs = []string{"node_modules/.bin", "./node_modules/.bin", "vendor/bin", "./vendor/bin"}
+
+// localWrappers are build wrappers a project ships at its root.
+var localWrappers = map[string]string{"./mvnw": "mvnw", "./gradlew": "gradlew", "mvnw": "mvnw", "gradlew": "gradlew"}
 
 // ProgramName returns the program a word names: the word itself, or its
 // base name when it is a path into a known bin directory. ok is false for
 // any other path.
 func ProgramName(word string) (string, bool) {
+	if w, ok := localWrappers[word]; ok {
+		return w, true
+	}
 	if !strings.Contains(word, "/") {
 		return word, word != ""
 	}
@@ -148,6 +156,11 @@ func classify(argv []string, at, depth int) (Match, bool) {
 	}
 	prog, ok := ProgramName(argv[at])
 	if !ok {
+		// a path gotk does not know (./deploy.sh): only a user filter
+		// can name it
+		if r, ok := userRule(argv[at], argv[at:]); ok {
+			return Match{Rule: r, Tool: at}, true
+		}
 		return Match{}, false
 	}
 	// A launcher runs another tool: classify that tool first, so
@@ -156,6 +169,11 @@ func classify(argv []string, at, depth int) (Match, bool) {
 		if m, ok := classify(argv, at+1+next, depth+1); ok {
 			return m, true
 		}
+	}
+	// The user's own filters come before the table (project > global >
+	// built-in), except where the table refuses the form (user.go).
+	if r, ok := userRule(prog, argv[at:]); ok {
+		return Match{Rule: r, Tool: at}, true
 	}
 	args := argv[at+1:]
 	operands := skipGlobals(prog, args)
@@ -215,6 +233,11 @@ func launch(prog string, args []string) (int, bool) {
 		if len(args) >= 2 && (args[0] == "exec" || args[0] == "dlx") {
 			return 1, true
 		}
+		// `yarn tsc`, `pnpm eslint .`: a package's own bin, named directly
+		// (only the JS tools: `yarn ls` is not ls)
+		if len(args) >= 1 && jsTools[args[0]] {
+			return 0, true
+		}
 	case "npm":
 		if len(args) >= 2 && (args[0] == "exec" || args[0] == "x") {
 			if args[1] == "--" {
@@ -226,8 +249,12 @@ func launch(prog string, args []string) (int, bool) {
 		if len(args) >= 2 && args[0] == "x" {
 			return 1, true
 		}
-	case "uv":
+	case "uv", "poetry", "pipenv":
 		if len(args) >= 2 && args[0] == "run" && !strings.HasPrefix(args[1], "-") {
+			return 1, true
+		}
+	case "bundle":
+		if len(args) >= 2 && args[0] == "exec" && !strings.HasPrefix(args[1], "-") {
 			return 1, true
 		}
 	case "python", "python3":
@@ -237,6 +264,9 @@ func launch(prog string, args []string) (int, bool) {
 	}
 	return 0, false
 }
+
+// jsTools are the JavaScript tools yarn and pnpm run by bare name.
+var jsTools = set("tsc", "eslint", "jest", "vitest", "playwright", "prettier", "next", "biome", "oxlint", "nx", "turbo", "prisma", "markdownlint", "markdownlint-cli2", "pyright", "basedpyright")
 
 // skipGlobals drops a program's global options (git -C dir, kubectl -n ns,
 // cargo +nightly, …) so that the subcommand comes first. Unknown options

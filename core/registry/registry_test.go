@@ -89,7 +89,7 @@ func TestClassify(t *testing.T) {
 		"git push":                           "git.change",
 		"git pull":                           "git.change",
 		"git fetch":                          "git.change",
-		"git checkout main":                  "",
+		"git checkout main":                  "git.change",
 		"git rebase -i":                      "",
 		"git --frobnicate status":            "",
 		"/usr/bin/git status":                "git.status",
@@ -242,7 +242,7 @@ func TestReadOnly(t *testing.T) {
 
 // TestTable checks the table's own invariants.
 func TestTable(t *testing.T) {
-	cats := map[Category]bool{Tests: true, Build: true, VCS: true, Lint: true, Packages: true, Files: true, Infra: true}
+	cats := map[Category]bool{Tests: true, Build: true, VCS: true, Lint: true, Packages: true, Files: true, Infra: true, Cloud: true, Other: true}
 	for _, r := range Rules() {
 		if r.ID == "" || r.Program == "" || r.Handler == "" || !cats[r.Category] {
 			t.Errorf("incomplete rule %+v", r)

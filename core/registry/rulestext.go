@@ -17,7 +17,7 @@ var categoryTitles = []struct {
 	title string
 }{
 	{Tests, "Tests"}, {Build, "Build"}, {VCS, "Version control"}, {Lint, "Linters and type checkers"},
-	{Packages, "Package managers"}, {Files, "Files"}, {Infra, "Infrastructure"},
+	{Packages, "Package managers"}, {Files, "Files"}, {Infra, "Infrastructure"}, {Cloud, "Cloud"}, {Other, "Other"},
 }
 
 // Commands returns the commands the table rewrites, as a person types

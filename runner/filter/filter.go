@@ -10,7 +10,11 @@
 // output.
 package filter
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/gotk-dev/gotk/core/registry"
+)
 
 // Input is one finished run of a command.
 type Input struct {
@@ -123,7 +127,19 @@ func splitLines(b []byte) []string {
 // For returns the Filter for a registry handler name, or nil when there is
 // none (the runner then prints the raw output).
 func For(handler string) Filter {
-	return filters[handler]
+	if f, ok := filters[handler]; ok {
+		return f
+	}
+	if strings.HasPrefix(handler, registry.UserHandlerPrefix) {
+		if f := userFilter(handler); f != nil {
+			return f
+		}
+		return nil
+	}
+	if f := builtinFilter(handler); f != nil {
+		return f
+	}
+	return nil
 }
 
 // filters maps every registry handler to its Filter. Several handlers share
@@ -180,4 +196,7 @@ var filters = map[string]Filter{
 	"helm":             table{},
 	"terraform-plan":   terraformPlan{},
 	"aws":              awsFilter{},
+	// JSON the user asked for, and curl
+	"json": jsonOut{},
+	"curl": curlOut{},
 }

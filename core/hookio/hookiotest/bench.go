@@ -30,6 +30,12 @@ func main() {
 // machine load. It reports hook-ms, floor-ms, x-floor (the target is at
 // most 1.3) and both binary sizes in MiB.
 func Bench(b *testing.B, pkgDir string, payload []byte) {
+	BenchFiles(b, pkgDir, payload, nil)
+}
+
+// BenchFiles is Bench with files written into the hook's private HOME
+// first (path relative to HOME → content): a user's filters.toml, say.
+func BenchFiles(b *testing.B, pkgDir string, payload []byte, files map[string]string) {
 	tmp := b.TempDir()
 	hook := filepath.Join(tmp, "hook")
 	floor := filepath.Join(tmp, "floor")
@@ -48,6 +54,13 @@ func Bench(b *testing.B, pkgDir string, payload []byte) {
 			env = append(env, k+"="+v)
 		}
 	}, func(string) string { return "" })
+	for name, data := range files {
+		p := filepath.Join(home, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
 
 	run := func(bin string) time.Duration {
 		cmd := exec.Command(bin)
