@@ -75,7 +75,7 @@ func (a *app) command(args []string) (code int) {
 		kong.Name("gotk"),
 		kong.Description("gotk <program> [args…] runs the program and prints a compact, faithful form of its output, keeping its exit code.\n"+
 			"gotk -- <program> runs a program named like a gotk command.\n"+
-			"Environment: GOTK_RAW=1 (no filter), GOTK_TRACK=0 (record nothing), XDG_DATA_HOME (where gotk.db lives)."),
+			"Environment: GOTK_RAW=1 (no filter), GOTK_TRACK=0 (record nothing), GOTK_LIVE_AFTER=30s (a command still running then shows its output live), XDG_DATA_HOME (where gotk.db lives)."),
 		kong.Writers(a.stdout, a.stderr),
 		kong.Vars{"version": "gotk " + versionString()},
 		kong.Exit(func(c int) { panic(kongExit(c)) }),

@@ -35,6 +35,7 @@ const (
 	modeOverflow    = "overflow"    // past captureLimit: raw passed through
 	modePassthrough = "passthrough" // no rule or no filter: stdio straight through
 	modeRaw         = "raw"         // --raw / GOTK_RAW=1: stdio straight through
+	modeLive        = "live"        // still running after GOTK_LIVE_AFTER: compact, then live
 )
 
 // runProgram runs argv (no shell) and returns its exit code.
@@ -105,7 +106,40 @@ func (a *app) runProgram(argv []string, raw bool) int {
 		}()
 	}
 	debug.SetMemoryLimit(memoryLimit)
-	out, res, err := proc.Capture(ran, captureLimit, a.stdout, a.stderr, spoolW)
+
+	// The id is fixed before rendering: the filter prints it in its hints.
+	base := filter.Input{Argv: argv, Tool: m.Tool, RanArgv: ran}
+	recall := "gotk recall " + id
+	hint := func(plain []byte) string {
+		h := recall
+		if len(plain) > filter.Ceiling {
+			// Printed whole, it would be cut by the agent too: say how to page.
+			h += fmt.Sprintf(" (%d lines; --lines A-B prints a part)", bytes.Count(plain, []byte("\n")))
+		}
+		switch {
+		case !tracking:
+			h = "gotk --raw " + run.Command + " (GOTK_TRACK=0: nothing is kept)"
+		case !keep:
+			h = "gotk --raw " + run.Command + " ([store] keep_raw = false: no output is kept)"
+		}
+		return h
+	}
+	if keep {
+		base.RecallLines = func(from, to int) string { return fmt.Sprintf("%s --lines %d-%d", recall, from, to) }
+	}
+	lv := &liveRun{}
+	opts := proc.Options{Limit: captureLimit, Stdout: a.stdout, Stderr: a.stderr, Spool: spoolW}
+	if after := a.liveAfter(); after > 0 {
+		opts.LiveAfter = after
+		opts.GoLive = func(held proc.Output) (io.Writer, io.Writer) {
+			in := base
+			in.Stdout, in.Stderr, in.Combined, in.Exit = held.Stdout, held.Stderr, held.Combined, filter.Running
+			plain := plainOutput(f, in, injected, nil)
+			in.Recall = func() string { return hint(plain.combined) }
+			return a.goLive(lv, f, in, plain, injected, after, keep, recall)
+		}
+	}
+	out, res, err := proc.Capture(ran, opts)
 	defer a.interrupted(res, argv)
 	var side *proc.Collected
 	if twin != nil {
@@ -118,35 +152,30 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	}
 	run.Exit, run.Duration = res.Exit, res.Duration
 	run.Measured = true
+	in := base
+	in.Stdout, in.Stderr, in.Combined, in.Exit = out.Stdout, out.Stderr, out.Combined, res.Exit
+	if out.Live {
+		plain := plainOutput(f, in, injected, side)
+		lv.finish(plain)
+		run.Mode, run.RawBytes, run.Shown = modeLive, lv.rawBefore+lv.live, lv.shownBefore+lv.live
+		var kept *store.Kept
+		if keep {
+			kept = &store.Kept{ID: id, Raw: plain.combined, Shown: append(lv.shownText, lv.liveText...)}
+			if out.Cut {
+				kept.Size = run.RawBytes
+			}
+		}
+		a.record(run, kept)
+		return res.Exit
+	}
 	if out.Overflow {
 		run.Mode, run.RawBytes, run.Shown = modeOverflow, out.Total, out.Total
 		a.record(run, nil)
 		return res.Exit
 	}
 
-	// The id is fixed before rendering: the filter prints it in its hints.
-	in := filter.Input{
-		Argv: argv, Tool: m.Tool, RanArgv: ran,
-		Stdout: out.Stdout, Stderr: out.Stderr, Combined: out.Combined,
-		Exit: res.Exit,
-	}
 	plain := plainOutput(f, in, injected, side)
-	recall := "gotk recall " + id
-	hint := recall
-	if len(plain.combined) > filter.Ceiling {
-		// Printed whole, it would be cut by the agent too: say how to page.
-		hint += fmt.Sprintf(" (%d lines; --lines A-B prints a part)", bytes.Count(plain.combined, []byte("\n")))
-	}
-	switch {
-	case !tracking:
-		hint = "gotk --raw " + run.Command + " (GOTK_TRACK=0: nothing is kept)"
-	case !keep:
-		hint = "gotk --raw " + run.Command + " ([store] keep_raw = false: no output is kept)"
-	}
-	in.Recall = func() string { return hint }
-	if keep {
-		in.RecallLines = func(from, to int) string { return fmt.Sprintf("%s --lines %d-%d", recall, from, to) }
-	}
+	in.Recall = func() string { return hint(plain.combined) }
 	shown, rerr := safeRender(f, in)
 	rawN := int64(len(plain.stdout) + len(plain.stderr))
 	shownN := int64(len(shown.Stdout) + len(shown.Stderr))
@@ -155,12 +184,7 @@ func (a *app) runProgram(argv []string, raw bool) int {
 		// Never worse: a failed or longer rendering prints the command's
 		// own output (in its own format, not the one gotk asked for).
 		run.Mode, run.Shown = modeFallback, rawN
-		if a.sameFile() {
-			a.stdout.Write(plain.combined)
-		} else {
-			a.stdout.Write(plain.stdout)
-			a.stderr.Write(plain.stderr)
-		}
+		a.printPlain(plain)
 		a.record(run, nil)
 		return res.Exit
 	}
@@ -176,6 +200,17 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	}
 	a.record(run, kept)
 	return res.Exit
+}
+
+// printPlain prints the command's own output: in arrival order when
+// stdout and stderr are one file.
+func (a *app) printPlain(p plainText) {
+	if a.sameFile() {
+		a.stdout.Write(p.combined)
+		return
+	}
+	a.stdout.Write(p.stdout)
+	a.stderr.Write(p.stderr)
 }
 
 // plainText is a command's output in its own format.

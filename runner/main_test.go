@@ -129,7 +129,7 @@ func TestScripts(t *testing.T) {
 			for k, v := range goEnv {
 				e.Setenv(k, v)
 			}
-			for _, k := range []string{"GOTK_RAW", "GOTK_TRACK", "GOTK_TEST_FILTER", "GOTK_CONFIG", "GOTK_DISABLED", "CLAUDE_CONFIG_DIR"} {
+			for _, k := range []string{"GOTK_RAW", "GOTK_TRACK", "GOTK_LIVE_AFTER", "GOTK_TEST_FILTER", "GOTK_CONFIG", "GOTK_DISABLED", "CLAUDE_CONFIG_DIR"} {
 				e.Setenv(k, "")
 			}
 			return nil

@@ -20,7 +20,9 @@ type Input struct {
 	Stdout   []byte
 	Stderr   []byte
 	Combined []byte // stdout and stderr interleaved in arrival order
-	Exit     int    // the program's exit code (128+n for signal n)
+	// Exit is the program's exit code (128+n for signal n), or Running
+	// for the part of a long run shown before it goes live.
+	Exit int
 	// Recall returns the hint to print after a cap, naming the stored raw
 	// output, e.g. "gotk recall 7f3a2c". Never nil.
 	Recall func() string
@@ -55,6 +57,23 @@ type Filter interface {
 // `--lines A-B` pages and what `gotk gain` counts as the raw size.
 type Plainer interface {
 	Plain(in Input) ([]byte, bool)
+}
+
+// Running is Input.Exit while the program still runs: a long run renders
+// what it printed so far before its output goes live. Filters read it as a
+// run that has not succeeded (yet).
+const Running = -1
+
+// Streamer is a Plainer that can also turn its machine-readable output
+// into the tool's own format as it arrives, for the live part of a long
+// run. Stream returns a converter for one run: it gets stdout a line at a
+// time (each with its newline, except perhaps the last), then nil at the
+// end, and returns what the command as typed would have printed by then
+// (often nothing yet: a tool may hold output until a test or a package
+// ends, and so may the converter). Lines are not kept after the call.
+type Streamer interface {
+	Plainer
+	Stream(in Input) func(line []byte) []byte
 }
 
 // Twin is a Filter whose Args ask the tool for machine-readable output
