@@ -82,12 +82,11 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	ran := safeArgs(f, argv, m.Tool)
 	injected := !slices.Equal(ran, argv)
 	// gotk asked for machine-readable output: what the command as typed
-	// prints comes from the filter (Plainer) or from running it alongside
-	// (Twin). That text is what recall prints and gain counts as raw.
-	var twin func() (proc.Collected, error)
-	if tw, ok := f.(filter.Twin); ok && injected {
-		twin, _ = proc.Collect(argv, tw.TwinEnv(), captureLimit/2)
-	}
+	// prints comes from the filter (Plainer) or from running it as typed
+	// (Twin): alongside when the filter cannot rebuild it, afterwards
+	// where its rebuilding says it cannot. That text is what recall prints
+	// and gain counts as raw.
+	side := a.sideRun(f, argv, injected)
 	// The raw output is spooled to the data directory as it arrives: if gotk
 	// is killed (an agent's timeout), `gotk recall` still has it.
 	tracking := !off(a.getenv("GOTK_TRACK"))
@@ -108,7 +107,8 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	debug.SetMemoryLimit(memoryLimit)
 
 	// The id is fixed before rendering: the filter prints it in its hints.
-	base := filter.Input{Argv: argv, Tool: m.Tool, RanArgv: ran}
+	base := filter.Input{Argv: argv, Tool: m.Tool, RanArgv: ran, Getenv: a.getenv}
+	base.Dir, _ = a.getwd()
 	recall := "gotk recall " + id
 	hint := func(plain []byte) string {
 		h := recall
@@ -141,11 +141,8 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	}
 	out, res, err := proc.Capture(ran, opts)
 	defer a.interrupted(res, argv)
-	var side *proc.Collected
-	if twin != nil {
-		if c, err := twin(); err == nil {
-			side = &c
-		}
+	if _, ok := f.(filter.Plainer); !ok {
+		side.wait() // the side run started with the program: reap it
 	}
 	if err != nil {
 		return a.startFailed(err)
@@ -153,7 +150,7 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	run.Exit, run.Duration = res.Exit, res.Duration
 	run.Measured = true
 	in := base
-	in.Stdout, in.Stderr, in.Combined, in.Exit = out.Stdout, out.Stderr, out.Combined, res.Exit
+	in.Stdout, in.Stderr, in.Combined, in.Exit, in.Duration = out.Stdout, out.Stderr, out.Combined, res.Exit, res.Duration
 	if out.Live {
 		plain := plainOutput(f, in, injected, side)
 		lv.finish(plain)
@@ -221,8 +218,9 @@ type plainText struct {
 // plainOutput is what the command as typed printed: the captured output
 // when gotk ran it unchanged; else the filter's rebuilding of the tool's
 // own format (Plainer), or the side run's output (Twin). When neither is
-// to be had, the captured output is all there is.
-func plainOutput(f filter.Filter, in filter.Input, injected bool, side *proc.Collected) plainText {
+// to be had, the captured output is all there is. side may be nil (no
+// side run can be had: the live part of a run, a stored run).
+func plainOutput(f filter.Filter, in filter.Input, injected bool, side *sideRun) plainText {
 	p := plainText{in.Stdout, in.Stderr, in.Combined}
 	if !injected {
 		return p
@@ -231,12 +229,58 @@ func plainOutput(f filter.Filter, in filter.Input, injected bool, side *proc.Col
 		if s, ok := safePlain(pl, in); ok {
 			return plainText{s, in.Stderr, append(append([]byte{}, in.Stderr...), s...)}
 		}
-		return p
 	}
-	if side != nil {
-		return plainText{side.Stdout, side.Stderr, append(append([]byte{}, side.Stderr...), side.Stdout...)}
+	if c := side.wait(); c != nil {
+		return plainText{c.Stdout, c.Stderr, append(append([]byte{}, c.Stderr...), c.Stdout...)}
 	}
 	return p
+}
+
+// sideRun is the command as typed, run for its output when gotk injected
+// flags whose output the filter cannot always turn back (filter.Twin).
+type sideRun struct {
+	start   func() (func() (proc.Collected, error), error)
+	collect func() (proc.Collected, error) // nil until started
+	done    bool
+	out     *proc.Collected
+}
+
+// sideRun returns the side run of a Twin filter's injected run (nil for
+// any other): started now, alongside the program, when the filter has no
+// rebuilding of its own (Plainer); else only if that rebuilding says it
+// cannot, after the program (so a run gotk can rebuild costs one process).
+func (a *app) sideRun(f filter.Filter, argv []string, injected bool) *sideRun {
+	tw, ok := f.(filter.Twin)
+	if !ok || !injected {
+		return nil
+	}
+	s := &sideRun{start: func() (func() (proc.Collected, error), error) {
+		return proc.Collect(argv, tw.TwinEnv(), captureLimit/2)
+	}}
+	if _, ok := f.(filter.Plainer); !ok {
+		s.collect, _ = s.start()
+	}
+	return s
+}
+
+// wait returns the side run's output, running it first if it was not
+// started; nil when there is none or it failed to start.
+func (s *sideRun) wait() *proc.Collected {
+	if s == nil {
+		return nil
+	}
+	if !s.done {
+		s.done = true
+		if s.collect == nil {
+			s.collect, _ = s.start()
+		}
+		if s.collect != nil {
+			if c, err := s.collect(); err == nil {
+				s.out = &c
+			}
+		}
+	}
+	return s.out
 }
 
 // safePlain is Plain with a panic turned into "cannot".

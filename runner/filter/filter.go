@@ -10,7 +10,10 @@
 // output.
 package filter
 
-import "strings"
+import (
+	"strings"
+	"time"
+)
 
 // Input is one finished run of a command.
 type Input struct {
@@ -23,6 +26,13 @@ type Input struct {
 	// Exit is the program's exit code (128+n for signal n), or Running
 	// for the part of a long run shown before it goes live.
 	Exit int
+	// Getenv, Dir and Duration say where and how the command ran: its
+	// environment, working directory and run time. Getenv is nil when
+	// that is not known (a stored run rendered later): a filter then
+	// assumes the tools' defaults.
+	Getenv   func(string) string
+	Dir      string
+	Duration time.Duration
 	// Recall returns the hint to print after a cap, naming the stored raw
 	// output, e.g. "gotk recall 7f3a2c". Never nil.
 	Recall func() string
@@ -80,7 +90,9 @@ type Streamer interface {
 // it cannot turn back into the tool's own format: the runner runs the
 // command as typed alongside (stdin closed, TwinEnv added to its
 // environment so that it changes nothing, e.g. GIT_OPTIONAL_LOCKS=0) and
-// keeps that output as the raw output.
+// keeps that output as the raw output. A Twin that is also a Plainer runs
+// the command as typed only when Plain says it cannot, after the program
+// (a run it can rebuild costs one process).
 type Twin interface {
 	TwinEnv() []string
 }
