@@ -81,29 +81,26 @@ func (a *app) runProgram(argv []string, raw bool) int {
 
 	ran := safeArgs(f, argv, m.Tool)
 	injected := !slices.Equal(ran, argv)
+	// The output is spooled to the data directory as it arrives: if gotk
+	// is killed (an agent's timeout), `gotk recall` still has it.
+	tracking := !off(a.getenv("GOTK_TRACK"))
+	keep := tracking && a.settings().keepRaw
+	id := store.NewID()
+	var spool *store.Spool
+	if keep {
+		spool = a.spool(id, store.SpoolMeta{Argv: argv, Ran: ran})
+	}
+	var spoolMain func(int, []byte) error
+	if spool != nil {
+		spoolMain = spool.Write
+		defer spool.Discard()
+	}
 	// gotk asked for machine-readable output: what the command as typed
 	// prints comes from the filter (Plainer) or from running it as typed
 	// (Twin): alongside when the filter cannot rebuild it, afterwards
 	// where its rebuilding says it cannot. That text is what recall prints
 	// and gain counts as raw.
-	side := a.sideRun(f, argv, injected)
-	// The raw output is spooled to the data directory as it arrives: if gotk
-	// is killed (an agent's timeout), `gotk recall` still has it.
-	tracking := !off(a.getenv("GOTK_TRACK"))
-	keep := tracking && a.settings().keepRaw
-	id := store.NewID()
-	var spool *os.File
-	if keep {
-		spool = a.spool(id)
-	}
-	var spoolW io.Writer
-	if spool != nil {
-		spoolW = spool
-		defer func() {
-			spool.Close()
-			os.Remove(spool.Name())
-		}()
-	}
+	side := a.sideRun(f, argv, injected, spool)
 	debug.SetMemoryLimit(memoryLimit)
 
 	// The id is fixed before rendering: the filter prints it in its hints.
@@ -128,7 +125,7 @@ func (a *app) runProgram(argv []string, raw bool) int {
 		base.RecallLines = func(from, to int) string { return fmt.Sprintf("%s --lines %d-%d", recall, from, to) }
 	}
 	lv := &liveRun{}
-	opts := proc.Options{Limit: captureLimit, Stdout: a.stdout, Stderr: a.stderr, Spool: spoolW}
+	opts := proc.Options{Limit: captureLimit, Stdout: a.stdout, Stderr: a.stderr, Spool: spoolMain}
 	if after := a.liveAfter(); after > 0 {
 		opts.LiveAfter = after
 		opts.GoLive = func(held proc.Output) (io.Writer, io.Writer) {
@@ -249,13 +246,18 @@ type sideRun struct {
 // any other): started now, alongside the program, when the filter has no
 // rebuilding of its own (Plainer); else only if that rebuilding says it
 // cannot, after the program (so a run gotk can rebuild costs one process).
-func (a *app) sideRun(f filter.Filter, argv []string, injected bool) *sideRun {
+// Its output is spooled too (recall after a kill prints it).
+func (a *app) sideRun(f filter.Filter, argv []string, injected bool, spool *store.Spool) *sideRun {
 	tw, ok := f.(filter.Twin)
 	if !ok || !injected {
 		return nil
 	}
+	var spoolTwin func(int, []byte) error
+	if spool != nil {
+		spoolTwin = func(stream int, p []byte) error { return spool.Write(store.SpoolTwinStdout+stream, p) }
+	}
 	s := &sideRun{start: func() (func() (proc.Collected, error), error) {
-		return proc.Collect(argv, tw.TwinEnv(), captureLimit/2)
+		return proc.Collect(argv, tw.TwinEnv(), captureLimit/2, spoolTwin)
 	}}
 	if _, ok := f.(filter.Plainer); !ok {
 		s.collect, _ = s.start()
@@ -295,12 +297,12 @@ func safePlain(p filter.Plainer, in filter.Input) (out []byte, ok bool) {
 
 // spool creates the spool file for run id; nil when it cannot (the run
 // just is not recallable should gotk be killed).
-func (a *app) spool(id string) *os.File {
+func (a *app) spool(id string, meta store.SpoolMeta) *store.Spool {
 	path, err := store.DefaultPath(a.getenv)
 	if err != nil {
 		return nil
 	}
-	f, err := store.CreateSpool(path, id)
+	f, err := store.CreateSpool(path, id, meta)
 	if err != nil {
 		return nil
 	}

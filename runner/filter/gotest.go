@@ -318,6 +318,7 @@ func (goTest) Plain(in Input) ([]byte, bool) {
 	var others []int // index in evs before which a non-event line comes
 	var otherLines []string
 	failed := map[testKey]bool{}
+	ended := map[string]bool{} // packages whose result came
 	for _, l := range bytes.SplitAfter(in.Stdout, []byte("\n")) {
 		if len(bytes.TrimSpace(l)) == 0 {
 			continue
@@ -330,6 +331,9 @@ func (goTest) Plain(in Input) ([]byte, bool) {
 		}
 		if e.Action == "fail" {
 			failed[testKey{e.Package, e.Test}] = true
+		}
+		if e.Test == "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip") {
+			ended[e.Package] = true
 		}
 		evs = append(evs, e)
 	}
@@ -349,8 +353,10 @@ func (goTest) Plain(in Input) ([]byte, bool) {
 		case e.Action != "output":
 		case verbose:
 			b.WriteString(e.Output)
-		case !failed[testKey{e.Package, ""}]:
-			// A passing package: its summary line only.
+		case !failed[testKey{e.Package, ""}] && ended[e.Package]:
+			// A passing package: its summary line only. One cut short (gotk
+			// was killed) shows, like a failing one, what its failing tests
+			// and the package printed: what go test had streamed by then.
 			if e.Test == "" && (strings.HasPrefix(e.Output, "ok ") || strings.HasPrefix(e.Output, "?   ")) {
 				b.WriteString(e.Output)
 			}

@@ -82,10 +82,11 @@ type Options struct {
 	Limit int
 	// Stdout and Stderr get the output past Limit.
 	Stdout, Stderr io.Writer
-	// Spool, when not nil, gets every byte of both streams as it arrives
-	// (the store's spool file: what `gotk recall` finds when gotk is killed
-	// before it could record the run).
-	Spool io.Writer
+	// Spool, when not nil, gets every byte of both streams as it arrives,
+	// with its stream (0 stdout, 1 stderr): the store's spool file, what
+	// `gotk recall` finds when gotk is killed before it could record the
+	// run. After an error it gets nothing more.
+	Spool func(stream int, p []byte) error
 	// LiveAfter, when positive, is how long the program may run with its
 	// output held: still running then, it goes live. GoLive is called once
 	// with the output held so far (valid only during the call; no output
@@ -178,7 +179,7 @@ type collector struct {
 	overflow bool
 	w        [2]io.Writer
 	broken   [2]bool
-	spool    io.Writer // nil, or broken after a failed write
+	spool    func(stream int, p []byte) error // nil, or after a failed write
 	goLive   func(held Output) (stdout, stderr io.Writer)
 	live     bool // w are GoLive's writers; the buffers keep what fits
 	cut      bool // live, and past the limit: the buffers stopped growing
@@ -219,7 +220,7 @@ func (c *collector) add(stream int, p []byte) bool {
 	defer c.mu.Unlock()
 	c.total += int64(len(p))
 	if c.spool != nil {
-		if _, err := c.spool.Write(p); err != nil {
+		if err := c.spool(stream, p); err != nil {
 			c.spool = nil // a full disk costs the spool, not the run
 		}
 	}
