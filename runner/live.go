@@ -57,6 +57,8 @@ type liveRun struct {
 // format: converted as it comes (filter.Streamer), else printed whole at
 // the end from what was held (the machine form is never shown).
 func (a *app) goLive(lv *liveRun, f filter.Filter, in filter.Input, plain plainText, injected bool, after time.Duration, keep bool, recall string) (io.Writer, io.Writer) {
+	// For a Twin filter (git log) the command as typed has not ended yet:
+	// the part so far counts, and falls back to, the machine form's size.
 	lv.rawBefore = int64(len(plain.stdout) + len(plain.stderr))
 	shown, err := safeRender(f, in)
 	if n := int64(len(shown.Stdout) + len(shown.Stderr)); err != nil || n >= lv.rawBefore {
