@@ -14,6 +14,8 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/gotk-dev/gotk/core/cli"
+	"github.com/gotk-dev/gotk/core/registry"
+	"github.com/gotk-dev/gotk/runner/filter"
 	"github.com/gotk-dev/gotk/runner/gain"
 	"github.com/gotk-dev/gotk/runner/store"
 )
@@ -78,7 +80,7 @@ func (a *app) command(args []string) (code int) {
 		kong.Name("gotk"),
 		kong.Description("gotk <program> [args…] runs the program and prints a compact, faithful form of its output, keeping its exit code.\n"+
 			"gotk -- <program> runs a program named like a gotk command.\n"+
-			"Environment: GOTK_RAW=1 (no filter), GOTK_TRACK=0 (record nothing), XDG_DATA_HOME (where gotk.db lives)."),
+			"Environment: GOTK_RAW=1 (no filter), GOTK_TRACK=0 (record nothing), GOTK_LIVE_AFTER=30s (a command still running then shows its output live), XDG_DATA_HOME (where gotk.db lives)."),
 		kong.Writers(a.stdout, a.stderr),
 		kong.Vars{"version": "gotk " + versionString()},
 		kong.Exit(func(c int) { panic(kongExit(c)) }),
@@ -173,9 +175,15 @@ func (a *app) recall(c recallCmd) int {
 	spooled := store.Spooled(dbPath)
 	if c.List {
 		for _, id := range spooled {
-			if fi, err := os.Stat(store.SpoolPath(dbPath, id)); err == nil {
-				fmt.Fprintf(a.stdout, "%s  %s  killed   %8d B  (gotk was stopped before the run ended: raw output as it arrived)\n", id, fi.ModTime().Local().Format("2006-01-02 15:04:05"), fi.Size())
+			fi, err := os.Stat(store.SpoolPath(dbPath, id))
+			if err != nil {
+				continue
 			}
+			out, _, err := a.spooledOutput(dbPath, id)
+			if err != nil {
+				continue
+			}
+			fmt.Fprintf(a.stdout, "%s  %s  killed   %8d B  (gotk was stopped before the run ended: its output until then)\n", id, fi.ModTime().Local().Format("2006-01-02 15:04:05"), len(out))
 		}
 		var list []store.Entry
 		if ok {
@@ -199,15 +207,15 @@ func (a *app) recall(c recallCmd) int {
 		return 0
 	}
 	if slices.Contains(spooled, strings.ToLower(c.ID)) {
-		raw, err := os.ReadFile(store.SpoolPath(dbPath, strings.ToLower(c.ID)))
+		out, note, err := a.spooledOutput(dbPath, strings.ToLower(c.ID))
 		if err != nil {
 			return a.fail("recall: %v", err)
 		}
 		if c.Lines != "" {
-			raw = pickLines(raw, from, to)
+			out = pickLines(out, from, to)
 		}
-		a.stdout.Write(raw)
-		fmt.Fprintf(a.stderr, "gotk: recall: %s was stopped before it ended; this is its raw output as it arrived\n", c.ID)
+		a.stdout.Write(out)
+		fmt.Fprintf(a.stderr, "gotk: recall: %s was stopped before it ended; %s\n", c.ID, note)
 		return 0
 	}
 	if !ok {
@@ -331,4 +339,36 @@ func (a *app) gain(c gainCmd) int {
 		rep.Text(a.stdout)
 	}
 	return 0
+}
+
+// spooledOutput is what a run whose gotk was killed printed until then,
+// from its spool file, in the command's own words: its output as it
+// arrived when gotk ran it unchanged; where gotk had asked the tool for
+// machine-readable output, the command as typed run alongside
+// (filter.Twin), else the filter's rendering of the tool's own format
+// (filter.Plainer). note says which, for one line on stderr.
+func (a *app) spooledOutput(dbPath, id string) (out []byte, note string, err error) {
+	sp, err := store.ReadSpool(dbPath, id)
+	if err != nil {
+		return nil, "", err
+	}
+	argv, ran := sp.Meta.Argv, sp.Meta.Ran
+	if len(argv) == 0 || slices.Equal(argv, ran) {
+		return sp.Combined, "this is its output as it arrived", nil
+	}
+	if o, e := sp.Streams[store.SpoolTwinStdout], sp.Streams[store.SpoolTwinStderr]; len(o)+len(e) > 0 {
+		return append(append([]byte{}, e...), o...), "this is what it printed until then", nil
+	}
+	if m, ok := registry.Classify(argv); ok {
+		if pl, ok := a.filter(m.Rule.Handler).(filter.Plainer); ok {
+			in := filter.Input{
+				Argv: argv, Tool: m.Tool, RanArgv: ran, Exit: filter.Running,
+				Stdout: sp.Streams[store.SpoolStdout], Stderr: sp.Streams[store.SpoolStderr], Combined: sp.Combined,
+			}
+			if s, ok := safePlain(pl, in); ok {
+				return append(append([]byte{}, in.Stderr...), s...), "this is what it printed until then", nil
+			}
+		}
+	}
+	return sp.Combined, fmt.Sprintf("gotk had run it as %s and cannot render that output in %s's own format: this is it as it arrived", commandLine(ran), argv[0]), nil
 }

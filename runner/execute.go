@@ -35,6 +35,7 @@ const (
 	modeOverflow    = "overflow"    // past captureLimit: raw passed through
 	modePassthrough = "passthrough" // no rule or no filter: stdio straight through
 	modeRaw         = "raw"         // --raw / GOTK_RAW=1: stdio straight through
+	modeLive        = "live"        // still running after GOTK_LIVE_AFTER: compact, then live
 )
 
 // runProgram runs argv (no shell) and returns its exit code.
@@ -80,73 +81,95 @@ func (a *app) runProgram(argv []string, raw bool) int {
 
 	ran := safeArgs(f, argv, m.Tool)
 	injected := !slices.Equal(ran, argv)
-	// gotk asked for machine-readable output: what the command as typed
-	// prints comes from the filter (Plainer) or from running it alongside
-	// (Twin). That text is what recall prints and gain counts as raw.
-	var twin func() (proc.Collected, error)
-	if tw, ok := f.(filter.Twin); ok && injected {
-		twin, _ = proc.Collect(argv, tw.TwinEnv(), captureLimit/2)
-	}
-	// The raw output is spooled to the data directory as it arrives: if gotk
+	// The output is spooled to the data directory as it arrives: if gotk
 	// is killed (an agent's timeout), `gotk recall` still has it.
 	tracking := !off(a.getenv("GOTK_TRACK"))
 	keep := tracking && a.settings().keepRaw
 	id := store.NewID()
-	var spool *os.File
+	var spool *store.Spool
 	if keep {
-		spool = a.spool(id)
+		spool = a.spool(id, store.SpoolMeta{Argv: argv, Ran: ran})
 	}
-	var spoolW io.Writer
+	var spoolMain func(int, []byte) error
 	if spool != nil {
-		spoolW = spool
-		defer func() {
-			spool.Close()
-			os.Remove(spool.Name())
-		}()
+		spoolMain = spool.Write
+		defer spool.Discard()
 	}
+	// gotk asked for machine-readable output: what the command as typed
+	// prints comes from the filter (Plainer) or from running it as typed
+	// (Twin): alongside when the filter cannot rebuild it, afterwards
+	// where its rebuilding says it cannot. That text is what recall prints
+	// and gain counts as raw.
+	side := a.sideRun(f, argv, injected, spool)
 	debug.SetMemoryLimit(memoryLimit)
-	out, res, err := proc.Capture(ran, captureLimit, a.stdout, a.stderr, spoolW)
-	defer a.interrupted(res, argv)
-	var side *proc.Collected
-	if twin != nil {
-		if c, err := twin(); err == nil {
-			side = &c
+
+	// The id is fixed before rendering: the filter prints it in its hints.
+	base := filter.Input{Argv: argv, Tool: m.Tool, RanArgv: ran, Getenv: a.getenv}
+	base.Dir, _ = a.getwd()
+	recall := "gotk recall " + id
+	hint := func(plain []byte) string {
+		h := recall
+		if len(plain) > filter.Ceiling {
+			// Printed whole, it would be cut by the agent too: say how to page.
+			h += fmt.Sprintf(" (%d lines; --lines A-B prints a part)", bytes.Count(plain, []byte("\n")))
 		}
+		switch {
+		case !tracking:
+			h = "gotk --raw " + run.Command + " (GOTK_TRACK=0: nothing is kept)"
+		case !keep:
+			h = "gotk --raw " + run.Command + " ([store] keep_raw = false: no output is kept)"
+		}
+		return h
+	}
+	if keep {
+		base.RecallLines = func(from, to int) string { return fmt.Sprintf("%s --lines %d-%d", recall, from, to) }
+	}
+	lv := &liveRun{}
+	opts := proc.Options{Limit: captureLimit, Stdout: a.stdout, Stderr: a.stderr, Spool: spoolMain}
+	if after := a.liveAfter(); after > 0 {
+		opts.LiveAfter = after
+		opts.GoLive = func(held proc.Output) (io.Writer, io.Writer) {
+			in := base
+			in.Stdout, in.Stderr, in.Combined, in.Exit = held.Stdout, held.Stderr, held.Combined, filter.Running
+			plain := plainOutput(f, in, injected, nil)
+			in.Recall = func() string { return hint(plain.combined) }
+			return a.goLive(lv, f, in, plain, injected, after, keep, recall)
+		}
+	}
+	out, res, err := proc.Capture(ran, opts)
+	defer a.interrupted(res, argv)
+	if _, ok := f.(filter.Plainer); !ok {
+		side.wait() // the side run started with the program: reap it
 	}
 	if err != nil {
 		return a.startFailed(err)
 	}
 	run.Exit, run.Duration = res.Exit, res.Duration
 	run.Measured = true
+	in := base
+	in.Stdout, in.Stderr, in.Combined, in.Exit, in.Duration = out.Stdout, out.Stderr, out.Combined, res.Exit, res.Duration
+	if out.Live {
+		plain := plainOutput(f, in, injected, side)
+		lv.finish(plain)
+		run.Mode, run.RawBytes, run.Shown = modeLive, lv.rawBefore+lv.live, lv.shownBefore+lv.live
+		var kept *store.Kept
+		if keep {
+			kept = &store.Kept{ID: id, Raw: plain.combined, Shown: append(lv.shownText, lv.liveText...)}
+			if out.Cut {
+				kept.Size = run.RawBytes
+			}
+		}
+		a.record(run, kept)
+		return res.Exit
+	}
 	if out.Overflow {
 		run.Mode, run.RawBytes, run.Shown = modeOverflow, out.Total, out.Total
 		a.record(run, nil)
 		return res.Exit
 	}
 
-	// The id is fixed before rendering: the filter prints it in its hints.
-	in := filter.Input{
-		Argv: argv, Tool: m.Tool, RanArgv: ran,
-		Stdout: out.Stdout, Stderr: out.Stderr, Combined: out.Combined,
-		Exit: res.Exit,
-	}
 	plain := plainOutput(f, in, injected, side)
-	recall := "gotk recall " + id
-	hint := recall
-	if len(plain.combined) > filter.Ceiling {
-		// Printed whole, it would be cut by the agent too: say how to page.
-		hint += fmt.Sprintf(" (%d lines; --lines A-B prints a part)", bytes.Count(plain.combined, []byte("\n")))
-	}
-	switch {
-	case !tracking:
-		hint = "gotk --raw " + run.Command + " (GOTK_TRACK=0: nothing is kept)"
-	case !keep:
-		hint = "gotk --raw " + run.Command + " ([store] keep_raw = false: no output is kept)"
-	}
-	in.Recall = func() string { return hint }
-	if keep {
-		in.RecallLines = func(from, to int) string { return fmt.Sprintf("%s --lines %d-%d", recall, from, to) }
-	}
+	in.Recall = func() string { return hint(plain.combined) }
 	shown, rerr := safeRender(f, in)
 	rawN := int64(len(plain.stdout) + len(plain.stderr))
 	shownN := int64(len(shown.Stdout) + len(shown.Stderr))
@@ -155,12 +178,7 @@ func (a *app) runProgram(argv []string, raw bool) int {
 		// Never worse: a failed or longer rendering prints the command's
 		// own output (in its own format, not the one gotk asked for).
 		run.Mode, run.Shown = modeFallback, rawN
-		if a.sameFile() {
-			a.stdout.Write(plain.combined)
-		} else {
-			a.stdout.Write(plain.stdout)
-			a.stderr.Write(plain.stderr)
-		}
+		a.printPlain(plain)
 		a.record(run, nil)
 		return res.Exit
 	}
@@ -178,6 +196,17 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	return res.Exit
 }
 
+// printPlain prints the command's own output: in arrival order when
+// stdout and stderr are one file.
+func (a *app) printPlain(p plainText) {
+	if a.sameFile() {
+		a.stdout.Write(p.combined)
+		return
+	}
+	a.stdout.Write(p.stdout)
+	a.stderr.Write(p.stderr)
+}
+
 // plainText is a command's output in its own format.
 type plainText struct {
 	stdout, stderr, combined []byte
@@ -186,8 +215,9 @@ type plainText struct {
 // plainOutput is what the command as typed printed: the captured output
 // when gotk ran it unchanged; else the filter's rebuilding of the tool's
 // own format (Plainer), or the side run's output (Twin). When neither is
-// to be had, the captured output is all there is.
-func plainOutput(f filter.Filter, in filter.Input, injected bool, side *proc.Collected) plainText {
+// to be had, the captured output is all there is. side may be nil (no
+// side run can be had: the live part of a run, a stored run).
+func plainOutput(f filter.Filter, in filter.Input, injected bool, side *sideRun) plainText {
 	p := plainText{in.Stdout, in.Stderr, in.Combined}
 	if !injected {
 		return p
@@ -196,12 +226,63 @@ func plainOutput(f filter.Filter, in filter.Input, injected bool, side *proc.Col
 		if s, ok := safePlain(pl, in); ok {
 			return plainText{s, in.Stderr, append(append([]byte{}, in.Stderr...), s...)}
 		}
-		return p
 	}
-	if side != nil {
-		return plainText{side.Stdout, side.Stderr, append(append([]byte{}, side.Stderr...), side.Stdout...)}
+	if c := side.wait(); c != nil {
+		return plainText{c.Stdout, c.Stderr, append(append([]byte{}, c.Stderr...), c.Stdout...)}
 	}
 	return p
+}
+
+// sideRun is the command as typed, run for its output when gotk injected
+// flags whose output the filter cannot always turn back (filter.Twin).
+type sideRun struct {
+	start   func() (func() (proc.Collected, error), error)
+	collect func() (proc.Collected, error) // nil until started
+	done    bool
+	out     *proc.Collected
+}
+
+// sideRun returns the side run of a Twin filter's injected run (nil for
+// any other): started now, alongside the program, when the filter has no
+// rebuilding of its own (Plainer); else only if that rebuilding says it
+// cannot, after the program (so a run gotk can rebuild costs one process).
+// Its output is spooled too (recall after a kill prints it).
+func (a *app) sideRun(f filter.Filter, argv []string, injected bool, spool *store.Spool) *sideRun {
+	tw, ok := f.(filter.Twin)
+	if !ok || !injected {
+		return nil
+	}
+	var spoolTwin func(int, []byte) error
+	if spool != nil {
+		spoolTwin = func(stream int, p []byte) error { return spool.Write(store.SpoolTwinStdout+stream, p) }
+	}
+	s := &sideRun{start: func() (func() (proc.Collected, error), error) {
+		return proc.Collect(argv, tw.TwinEnv(), captureLimit/2, spoolTwin)
+	}}
+	if _, ok := f.(filter.Plainer); !ok {
+		s.collect, _ = s.start()
+	}
+	return s
+}
+
+// wait returns the side run's output, running it first if it was not
+// started; nil when there is none or it failed to start.
+func (s *sideRun) wait() *proc.Collected {
+	if s == nil {
+		return nil
+	}
+	if !s.done {
+		s.done = true
+		if s.collect == nil {
+			s.collect, _ = s.start()
+		}
+		if s.collect != nil {
+			if c, err := s.collect(); err == nil {
+				s.out = &c
+			}
+		}
+	}
+	return s.out
 }
 
 // safePlain is Plain with a panic turned into "cannot".
@@ -216,12 +297,12 @@ func safePlain(p filter.Plainer, in filter.Input) (out []byte, ok bool) {
 
 // spool creates the spool file for run id; nil when it cannot (the run
 // just is not recallable should gotk be killed).
-func (a *app) spool(id string) *os.File {
+func (a *app) spool(id string, meta store.SpoolMeta) *store.Spool {
 	path, err := store.DefaultPath(a.getenv)
 	if err != nil {
 		return nil
 	}
-	f, err := store.CreateSpool(path, id)
+	f, err := store.CreateSpool(path, id, meta)
 	if err != nil {
 		return nil
 	}

@@ -56,9 +56,15 @@ func (f testFilter) Args(argv []string, tool int) []string {
 
 func (f testFilter) Render(in filter.Input) (filter.Output, error) { return f.render(in) }
 
-var testFilters = map[string]testFilter{
+// twinFilter is a testFilter whose output the runner gets from the
+// command as typed, run alongside (filter.Twin).
+type twinFilter struct{ testFilter }
+
+func (twinFilter) TwinEnv() []string { return []string{"GOTK_TWIN=1"} }
+
+var testFilters = map[string]filter.Filter{
 	// head: the first 3 lines of stdout, a hint for the rest; stderr as is.
-	"head": {render: func(in filter.Input) (filter.Output, error) {
+	"head": testFilter{render: func(in filter.Input) (filter.Output, error) {
 		lines := strings.SplitAfter(string(in.Stdout), "\n")
 		if len(lines) > 0 && lines[len(lines)-1] == "" {
 			lines = lines[:len(lines)-1]
@@ -73,18 +79,25 @@ var testFilters = map[string]testFilter{
 		return filter.Output{Stdout: []byte(b.String()), Stderr: in.Stderr}, nil
 	}},
 	// machine: runs the command with --machine added, and shows argv.
-	"machine": {
+	"machine": testFilter{
 		args: func(argv []string, tool int) []string { return append(append([]string{}, argv...), "--machine") },
 		render: func(in filter.Input) (filter.Output, error) {
 			return filter.Output{Stdout: fmt.Appendf(nil, "ran: %s (exit %d)\n", strings.Join(in.RanArgv, " "), in.Exit)}, nil
 		},
 	},
+	// twin: like machine, with the command as typed run alongside.
+	"twin": twinFilter{testFilter{
+		args: func(argv []string, tool int) []string { return append(append([]string{}, argv...), "--machine") },
+		render: func(in filter.Input) (filter.Output, error) {
+			return filter.Output{Stdout: fmt.Appendf(nil, "ran: %s (exit %d)\n", strings.Join(in.RanArgv, " "), in.Exit)}, nil
+		},
+	}},
 	// fail cannot parse anything.
-	"fail": {render: func(filter.Input) (filter.Output, error) { return filter.Output{}, errors.New("cannot parse") }},
+	"fail": testFilter{render: func(filter.Input) (filter.Output, error) { return filter.Output{}, errors.New("cannot parse") }},
 	// panic is a filter bug.
-	"panic": {render: func(filter.Input) (filter.Output, error) { panic("filter bug") }},
+	"panic": testFilter{render: func(filter.Input) (filter.Output, error) { panic("filter bug") }},
 	// grow makes the output longer.
-	"grow": {render: func(in filter.Input) (filter.Output, error) {
+	"grow": testFilter{render: func(in filter.Input) (filter.Output, error) {
 		return filter.Output{Stdout: append(bytes.Repeat([]byte("padding "), 10), in.Stdout...), Stderr: in.Stderr}, nil
 	}},
 }
@@ -129,7 +142,7 @@ func TestScripts(t *testing.T) {
 			for k, v := range goEnv {
 				e.Setenv(k, v)
 			}
-			for _, k := range []string{"GOTK_RAW", "GOTK_TRACK", "GOTK_TEST_FILTER", "GOTK_CONFIG", "GOTK_DISABLED", "CLAUDE_CONFIG_DIR"} {
+			for _, k := range []string{"GOTK_RAW", "GOTK_TRACK", "GOTK_LIVE_AFTER", "GOTK_TEST_FILTER", "GOTK_CONFIG", "GOTK_DISABLED", "CLAUDE_CONFIG_DIR"} {
 				e.Setenv(k, "")
 			}
 			return nil

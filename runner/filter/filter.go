@@ -12,6 +12,7 @@ package filter
 
 import (
 	"strings"
+	"time"
 
 	"github.com/gotk-dev/gotk/core/registry"
 )
@@ -24,7 +25,16 @@ type Input struct {
 	Stdout   []byte
 	Stderr   []byte
 	Combined []byte // stdout and stderr interleaved in arrival order
-	Exit     int    // the program's exit code (128+n for signal n)
+	// Exit is the program's exit code (128+n for signal n), or Running
+	// for the part of a long run shown before it goes live.
+	Exit int
+	// Getenv, Dir and Duration say where and how the command ran: its
+	// environment, working directory and run time. Getenv is nil when
+	// that is not known (a stored run rendered later): a filter then
+	// assumes the tools' defaults.
+	Getenv   func(string) string
+	Dir      string
+	Duration time.Duration
 	// Recall returns the hint to print after a cap, naming the stored raw
 	// output, e.g. "gotk recall 7f3a2c". Never nil.
 	Recall func() string
@@ -61,11 +71,30 @@ type Plainer interface {
 	Plain(in Input) ([]byte, bool)
 }
 
+// Running is Input.Exit while the program still runs: a long run renders
+// what it printed so far before its output goes live. Filters read it as a
+// run that has not succeeded (yet).
+const Running = -1
+
+// Streamer is a Plainer that can also turn its machine-readable output
+// into the tool's own format as it arrives, for the live part of a long
+// run. Stream returns a converter for one run: it gets stdout a line at a
+// time (each with its newline, except perhaps the last), then nil at the
+// end, and returns what the command as typed would have printed by then
+// (often nothing yet: a tool may hold output until a test or a package
+// ends, and so may the converter). Lines are not kept after the call.
+type Streamer interface {
+	Plainer
+	Stream(in Input) func(line []byte) []byte
+}
+
 // Twin is a Filter whose Args ask the tool for machine-readable output
 // it cannot turn back into the tool's own format: the runner runs the
 // command as typed alongside (stdin closed, TwinEnv added to its
 // environment so that it changes nothing, e.g. GIT_OPTIONAL_LOCKS=0) and
-// keeps that output as the raw output.
+// keeps that output as the raw output. A Twin that is also a Plainer runs
+// the command as typed only when Plain says it cannot, after the program
+// (a run it can rebuild costs one process).
 type Twin interface {
 	TwinEnv() []string
 }

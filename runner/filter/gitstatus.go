@@ -196,6 +196,7 @@ func quotePath(p string) string {
 // pathList joins paths with ", ", each verbatim (so a model can copy it).
 func pathList(paths []string) string { return strings.Join(paths, ", ") }
 
-// TwinEnv: git status as typed runs alongside for the long format recall
-// prints; without optional locks it never touches the index.
+// TwinEnv: git status as typed runs after the porcelain run only where
+// Plain cannot rebuild the long format (gitstatus_long.go says where);
+// without optional locks it never touches the index.
 func (gitStatus) TwinEnv() []string { return []string{"GIT_OPTIONAL_LOCKS=0"} }

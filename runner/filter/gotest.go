@@ -254,6 +254,52 @@ func foldGoFrames(ls []string, in Input) []string {
 	return out
 }
 
+// Stream renders `go test -json` events as they arrive, as Plain does:
+// go test itself prints a package's output when the package ends (and with
+// -v as it comes), so each package's events are held until its last one
+// and then rendered by Plain; lines of no package (build output, lines
+// that are not events) pass at once.
+func (g goTest) Stream(in Input) func(line []byte) []byte {
+	at := subIndex(in.Argv, in.Tool, "test")
+	verbose := at >= 0 && goFlag(in.Argv[at+1:], "v")
+	held := map[string][]byte{}
+	var order []string
+	plain := func(b []byte) []byte {
+		one := in
+		one.Stdout = b
+		if p, ok := g.Plain(one); ok {
+			return p
+		}
+		return append([]byte{}, b...)
+	}
+	return func(line []byte) []byte {
+		if line == nil {
+			var out []byte
+			for _, pkg := range order {
+				if b, ok := held[pkg]; ok {
+					out = append(out, plain(b)...)
+				}
+			}
+			clear(held)
+			return out
+		}
+		var e testEvent
+		if verbose || len(line) == 0 || line[0] != '{' || json.Unmarshal(line, &e) != nil || e.Package == "" {
+			return plain(line)
+		}
+		if _, ok := held[e.Package]; !ok {
+			order = append(order, e.Package)
+		}
+		held[e.Package] = append(held[e.Package], line...)
+		if e.Test != "" || (e.Action != "pass" && e.Action != "fail" && e.Action != "skip") {
+			return nil
+		}
+		out := plain(held[e.Package])
+		delete(held, e.Package)
+		return out
+	}
+}
+
 // Plain renders `go test -json` events as go test prints them without
 // -json: the concatenated Output of the events, as the tool itself
 // prints it. Without -v, go test shows a passing package as its one
@@ -272,6 +318,7 @@ func (goTest) Plain(in Input) ([]byte, bool) {
 	var others []int // index in evs before which a non-event line comes
 	var otherLines []string
 	failed := map[testKey]bool{}
+	ended := map[string]bool{} // packages whose result came
 	for _, l := range bytes.SplitAfter(in.Stdout, []byte("\n")) {
 		if len(bytes.TrimSpace(l)) == 0 {
 			continue
@@ -284,6 +331,9 @@ func (goTest) Plain(in Input) ([]byte, bool) {
 		}
 		if e.Action == "fail" {
 			failed[testKey{e.Package, e.Test}] = true
+		}
+		if e.Test == "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip") {
+			ended[e.Package] = true
 		}
 		evs = append(evs, e)
 	}
@@ -303,8 +353,10 @@ func (goTest) Plain(in Input) ([]byte, bool) {
 		case e.Action != "output":
 		case verbose:
 			b.WriteString(e.Output)
-		case !failed[testKey{e.Package, ""}]:
-			// A passing package: its summary line only.
+		case !failed[testKey{e.Package, ""}] && ended[e.Package]:
+			// A passing package: its summary line only. One cut short (gotk
+			// was killed) shows, like a failing one, what its failing tests
+			// and the package printed: what go test had streamed by then.
 			if e.Test == "" && (strings.HasPrefix(e.Output, "ok ") || strings.HasPrefix(e.Output, "?   ")) {
 				b.WriteString(e.Output)
 			}

@@ -1,6 +1,8 @@
 package filter
 
 import (
+	"bytes"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -35,5 +37,45 @@ func TestPlainSizeMatchesBaseline(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no corpus case has a plain rendering")
+	}
+}
+
+// TestStreamMatchesPlain: a Streamer fed the machine output a line at a
+// time (the live part of a long run) prints what Plain makes of the whole,
+// for every corpus case; only where it stands between packages may a line
+// that is no event come earlier, so the test compares the lines as a set
+// where the outputs differ in order only.
+func TestStreamMatchesPlain(t *testing.T) {
+	n := 0
+	for _, c := range loadCorpus(t) {
+		s, ok := For(c.match.Rule.Handler).(Streamer)
+		if !ok || slices.Equal(c.argv, c.ran) {
+			continue
+		}
+		whole, ok := s.Plain(c.input())
+		if !ok {
+			continue
+		}
+		n++
+		conv := s.Stream(c.input())
+		var got []byte
+		for _, l := range bytes.SplitAfter(c.stdout, []byte("\n")) {
+			if len(l) > 0 {
+				got = append(got, conv(l)...)
+			}
+		}
+		got = append(got, conv(nil)...)
+		if bytes.Equal(got, whole) {
+			continue
+		}
+		a, b := strings.Split(string(got), "\n"), strings.Split(string(whole), "\n")
+		slices.Sort(a)
+		slices.Sort(b)
+		if !slices.Equal(a, b) {
+			t.Errorf("%s: streamed %d B, whole %d B\n--- streamed\n%s--- whole\n%s", c.name, len(got), len(whole), got, whole)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no corpus case for a Streamer")
 	}
 }

@@ -66,19 +66,45 @@ type Output struct {
 	// held was written out and the rest passed straight through, so the
 	// buffers above are empty and the output has already been shown.
 	Overflow bool
+	// Live is set when the run went live (Options.LiveAfter): everything
+	// after the switch was passed to GoLive's writers as it arrived. The
+	// buffers above still hold the whole output from the start, or, past
+	// the capture limit (Cut), its beginning.
+	Live bool
+	// Cut is set when a live run's output outgrew the capture limit: the
+	// buffers hold only its beginning.
+	Cut bool
+}
+
+// Options say where a captured run's output goes besides gotk's memory.
+type Options struct {
+	// Limit bounds the bytes held in memory (the three buffers together).
+	Limit int
+	// Stdout and Stderr get the output past Limit.
+	Stdout, Stderr io.Writer
+	// Spool, when not nil, gets every byte of both streams as it arrives,
+	// with its stream (0 stdout, 1 stderr): the store's spool file, what
+	// `gotk recall` finds when gotk is killed before it could record the
+	// run. After an error it gets nothing more.
+	Spool func(stream int, p []byte) error
+	// LiveAfter, when positive, is how long the program may run with its
+	// output held: still running then, it goes live. GoLive is called once
+	// with the output held so far (valid only during the call; no output
+	// is taken in until it returns) and returns where the rest goes as it
+	// arrives, stream by stream. A run past Limit already passes through
+	// and never goes live.
+	LiveAfter time.Duration
+	GoLive    func(held Output) (stdout, stderr io.Writer)
 }
 
 // Capture runs argv with gotk's stdin and both output streams captured.
-// limit bounds the bytes held in memory (the three buffers together); past
-// it, everything held and everything after is written to stdout and stderr
-// as it arrives. A write error there (a closed pipe) stops the copying of
-// that stream: the program then meets the closed pipe itself, as it would
-// have without gotk.
-//
-// spool, when not nil, gets every byte of both streams as it arrives (the
-// store's spool file: what `gotk recall` finds when gotk is killed before
-// it could record the run).
-func Capture(argv []string, limit int, stdout, stderr, spool io.Writer) (Output, Result, error) {
+// o.Limit bounds the bytes held in memory; past it, everything held and
+// everything after is written to o.Stdout and o.Stderr as it arrives. A
+// write error there (a closed pipe) stops the copying of that stream: the
+// program then meets the closed pipe itself, as it would have without
+// gotk. With o.LiveAfter, a program still running after it goes live: see
+// Options.
+func Capture(argv []string, o Options) (Output, Result, error) {
 	cmd, err := command(argv)
 	if err != nil {
 		return Output{}, Result{}, err
@@ -95,9 +121,10 @@ func Capture(argv []string, limit int, stdout, stderr, spool io.Writer) (Output,
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, outW, errW
 	setProcAttr(cmd, ownGroup())
-	c := &collector{limit: limit, w: [2]io.Writer{stdout, stderr}, spool: spool}
+	c := &collector{limit: o.Limit, w: [2]io.Writer{o.Stdout, o.Stderr}, spool: o.Spool, goLive: o.GoLive}
 	var wg sync.WaitGroup
 	started := false
+	var live *time.Timer
 	res, err := startWait(argv[0], cmd, func() {
 		// The child holds its own copies of the write ends now.
 		started = true
@@ -106,6 +133,9 @@ func Capture(argv []string, limit int, stdout, stderr, spool io.Writer) (Output,
 		wg.Add(2)
 		go c.drain(&wg, 0, outR)
 		go c.drain(&wg, 1, errR)
+		if o.LiveAfter > 0 && o.GoLive != nil {
+			live = time.AfterFunc(o.LiveAfter, c.switchLive)
+		}
 	})
 	if started {
 		// The program has exited; what it wrote is in the pipes and the
@@ -124,12 +154,18 @@ func Capture(argv []string, limit int, stdout, stderr, spool io.Writer) (Output,
 		outW.Close()
 		errW.Close()
 	}
+	if live != nil {
+		live.Stop()
+	}
+	c.mu.Lock()
+	c.done = true // a switch that has not begun never will
+	c.mu.Unlock()
 	outR.Close()
 	errR.Close()
 	if err != nil {
 		return Output{}, Result{}, err
 	}
-	return Output{Stdout: c.buf[0], Stderr: c.buf[1], Combined: c.comb, Total: c.total, Overflow: c.overflow}, res, nil
+	return Output{Stdout: c.buf[0], Stderr: c.buf[1], Combined: c.comb, Total: c.total, Overflow: c.overflow, Live: c.live, Cut: c.cut}, res, nil
 }
 
 // collector gathers both streams in arrival order.
@@ -143,7 +179,11 @@ type collector struct {
 	overflow bool
 	w        [2]io.Writer
 	broken   [2]bool
-	spool    io.Writer // nil, or broken after a failed write
+	spool    func(stream int, p []byte) error // nil, or after a failed write
+	goLive   func(held Output) (stdout, stderr io.Writer)
+	live     bool // w are GoLive's writers; the buffers keep what fits
+	cut      bool // live, and past the limit: the buffers stopped growing
+	done     bool // the run is over: too late to go live
 }
 
 func (c *collector) drain(wg *sync.WaitGroup, stream int, r io.Reader) {
@@ -160,16 +200,41 @@ func (c *collector) drain(wg *sync.WaitGroup, stream int, r io.Reader) {
 	}
 }
 
-// add keeps p, or passes it through once past the limit. It reports false
-// when the stream's destination is broken.
+// switchLive hands what is held to goLive and passes the rest to the
+// writers it returns.
+func (c *collector) switchLive() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done || c.overflow || c.live {
+		return
+	}
+	out, errw := c.goLive(Output{Stdout: c.buf[0], Stderr: c.buf[1], Combined: c.comb, Total: c.total})
+	c.w = [2]io.Writer{out, errw}
+	c.live = true
+}
+
+// add keeps p, or passes it through once past the limit or live. It
+// reports false when the stream's destination is broken.
 func (c *collector) add(stream int, p []byte) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.total += int64(len(p))
 	if c.spool != nil {
-		if _, err := c.spool.Write(p); err != nil {
+		if err := c.spool(stream, p); err != nil {
 			c.spool = nil // a full disk costs the spool, not the run
 		}
+	}
+	if c.live {
+		c.write(stream, p)
+		// The whole output is still held while it fits, for what recall
+		// keeps; past the limit only its beginning.
+		if !c.cut && c.held+2*len(p) > c.limit {
+			c.cut = true
+		}
+		if !c.cut {
+			c.hold(stream, p)
+		}
+		return !c.broken[stream]
 	}
 	if !c.overflow && c.held+2*len(p) > c.limit {
 		c.overflow = true
@@ -181,10 +246,14 @@ func (c *collector) add(stream int, p []byte) bool {
 		c.write(stream, p)
 		return !c.broken[stream]
 	}
+	c.hold(stream, p)
+	return true
+}
+
+func (c *collector) hold(stream int, p []byte) {
 	c.held += 2 * len(p)
 	c.buf[stream] = append(c.buf[stream], p...)
 	c.comb = append(c.comb, p...)
-	return true
 }
 
 func (c *collector) write(stream int, p []byte) {

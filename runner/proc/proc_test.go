@@ -3,6 +3,8 @@ package proc
 import (
 	"bytes"
 	"errors"
+	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -10,7 +12,7 @@ import (
 
 func TestCaptureStreams(t *testing.T) {
 	var out, errw bytes.Buffer
-	o, res, err := Capture([]string{"sh", "-c", "echo a; sleep 0.02; echo b >&2; sleep 0.02; echo c; exit 3"}, 1<<20, &out, &errw, nil)
+	o, res, err := Capture([]string{"sh", "-c", "echo a; sleep 0.02; echo b >&2; sleep 0.02; echo c; exit 3"}, Options{Limit: 1 << 20, Stdout: &out, Stderr: &errw})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +28,7 @@ func TestCaptureStreams(t *testing.T) {
 // each byte exactly once.
 func TestCaptureOverflow(t *testing.T) {
 	var out, errw bytes.Buffer
-	o, res, err := Capture([]string{"sh", "-c", "i=0; while [ $i -lt 2000 ]; do echo line $i; i=$((i+1)); done; echo oops >&2"}, 4096, &out, &errw, nil)
+	o, res, err := Capture([]string{"sh", "-c", "i=0; while [ $i -lt 2000 ]; do echo line $i; i=$((i+1)); done; echo oops >&2"}, Options{Limit: 4096, Stdout: &out, Stderr: &errw})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,11 +81,68 @@ func TestStartErrors(t *testing.T) {
 func TestBackgroundHolder(t *testing.T) {
 	var out, errw bytes.Buffer
 	t0 := time.Now()
-	o, res, err := Capture([]string{"sh", "-c", "echo started; sleep 5 & exit 0"}, 1<<20, &out, &errw, nil)
+	o, res, err := Capture([]string{"sh", "-c", "echo started; sleep 5 & exit 0"}, Options{Limit: 1 << 20, Stdout: &out, Stderr: &errw})
 	if err != nil || res.Exit != 0 || string(o.Stdout) != "started\n" {
 		t.Fatalf("%v %d %q", err, res.Exit, o.Stdout)
 	}
 	if d := time.Since(t0); d > 3*time.Second {
 		t.Fatalf("waited %v for a background holder", d)
 	}
+}
+
+// A program still running after LiveAfter goes live: GoLive gets what was
+// held, and what follows reaches its writer while the program still runs
+// (the program waits until the writer has seen "b").
+func TestCaptureLive(t *testing.T) {
+	seen := t.TempDir() + "/seen"
+	var out, errw bytes.Buffer
+	var held string
+	live := &signalWriter{mark: "b\n", file: seen}
+	script := `echo a; sleep 0.3; echo b; i=0; while [ ! -f "$1" ]; do sleep 0.02; i=$((i+1)); [ $i -gt 250 ] && { echo "not live"; exit 1; }; done; echo c >&2; exit 4`
+	o, res, err := Capture([]string{"sh", "-c", script, "sh", seen}, Options{
+		Limit: 1 << 20, Stdout: &out, Stderr: &errw,
+		LiveAfter: 100 * time.Millisecond,
+		GoLive: func(h Output) (io.Writer, io.Writer) {
+			held = string(h.Combined)
+			return live, live
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if held != "a\n" || live.b.String() != "b\nc\n" || res.Exit != 4 {
+		t.Fatalf("held %q, live %q, exit %d", held, live.b.String(), res.Exit)
+	}
+	if !o.Live || o.Cut || string(o.Combined) != "a\nb\nc\n" || string(o.Stdout) != "a\nb\n" || string(o.Stderr) != "c\n" {
+		t.Fatalf("output %+v", o)
+	}
+	if out.Len()+errw.Len() != 0 {
+		t.Fatalf("written past the limit: %q %q", out.String(), errw.String())
+	}
+}
+
+// A program that ends before LiveAfter never goes live.
+func TestCaptureNotLive(t *testing.T) {
+	called := false
+	o, _, err := Capture([]string{"sh", "-c", "echo a"}, Options{
+		Limit: 1 << 20, Stdout: io.Discard, Stderr: io.Discard, LiveAfter: time.Second,
+		GoLive: func(Output) (io.Writer, io.Writer) { called = true; return io.Discard, io.Discard },
+	})
+	if err != nil || called || o.Live || string(o.Stdout) != "a\n" {
+		t.Fatalf("%v: live %v %v, %q", err, called, o.Live, o.Stdout)
+	}
+}
+
+// signalWriter keeps what it gets and creates file once mark arrived.
+type signalWriter struct {
+	b          bytes.Buffer
+	mark, file string
+}
+
+func (w *signalWriter) Write(p []byte) (int, error) {
+	w.b.Write(p)
+	if strings.Contains(w.b.String(), w.mark) {
+		os.WriteFile(w.file, nil, 0o600)
+	}
+	return len(p), nil
 }

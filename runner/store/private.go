@@ -71,15 +71,6 @@ func SpoolPath(dbPath, id string) string {
 	return filepath.Join(filepath.Dir(dbPath), "spool-"+id)
 }
 
-// CreateSpool creates the spool file for id (0600, in the private data
-// directory).
-func CreateSpool(dbPath, id string) (*os.File, error) {
-	if err := makePrivate(filepath.Dir(dbPath)); err != nil {
-		return nil, err
-	}
-	return os.OpenFile(SpoolPath(dbPath, id), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, fileMode)
-}
-
 // Spooled lists the ids of spool files left by runs that were never
 // recorded (their gotk was killed).
 func Spooled(dbPath string) []string {

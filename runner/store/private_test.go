@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -98,5 +99,50 @@ func TestOldStoreMadePrivate(t *testing.T) {
 		checkPrivate(t, dir)
 		os.Chmod(dir, 0o755)
 		os.Chmod(filepath.Join(dir, "gotk.db"), 0o644)
+	}
+}
+
+// A spool file reads back stream by stream, in arrival order, with the
+// command it belongs to; a frame cut short by a kill is read as far as it
+// goes; a spool from before the header is all stdout.
+func TestSpoolRoundTrip(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "gotk", "gotk.db")
+	meta := SpoolMeta{Argv: []string{"go", "test"}, Ran: []string{"go", "test", "-json"}}
+	sp, err := CreateSpool(db, "abc123", meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp.Write(SpoolStdout, []byte("out 1\n"))
+	sp.Write(SpoolStderr, []byte("err 1\n"))
+	sp.Write(SpoolTwinStdout, []byte("typed\n"))
+	sp.Write(SpoolStdout, []byte("out 2\n"))
+	got, err := ReadSpool(db, "abc123")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Meta.Ran, meta.Ran) || !slices.Equal(got.Meta.Argv, meta.Argv) ||
+		string(got.Streams[SpoolStdout]) != "out 1\nout 2\n" || string(got.Streams[SpoolStderr]) != "err 1\n" ||
+		string(got.Streams[SpoolTwinStdout]) != "typed\n" || string(got.Combined) != "out 1\nerr 1\nout 2\n" {
+		t.Fatalf("read back %+v", got)
+	}
+	if fi, err := os.Stat(SpoolPath(db, "abc123")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("spool file: %v %v", fi.Mode(), err)
+	}
+
+	// Cut the last frame short, as a SIGKILL mid-write would.
+	path := SpoolPath(db, "abc123")
+	data, _ := os.ReadFile(path)
+	os.WriteFile(path, data[:len(data)-3], 0o600)
+	if got, _ = ReadSpool(db, "abc123"); string(got.Streams[SpoolStdout]) != "out 1\nout" {
+		t.Fatalf("cut frame: %q", got.Streams[SpoolStdout])
+	}
+	sp.Discard()
+	if _, err := os.Stat(path); err == nil {
+		t.Fatal("Discard left the file")
+	}
+
+	os.WriteFile(SpoolPath(db, "old"), []byte("raw bytes\n"), 0o600)
+	if got, _ = ReadSpool(db, "old"); string(got.Combined) != "raw bytes\n" || got.Meta.Argv != nil {
+		t.Fatalf("old spool: %+v", got)
 	}
 }

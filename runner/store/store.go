@@ -264,6 +264,9 @@ type Kept struct {
 	ID    string // from NewID, already shown to the user
 	Raw   []byte // stdout and stderr as they arrived
 	Shown []byte // what gotk printed instead
+	// Size is the whole output's size when Raw holds only its beginning
+	// (a live run past the capture limit); 0: len(Raw).
+	Size int64
 }
 
 // NewID returns a fresh recall id: 6 lower-case hex digits. Record makes it
@@ -310,7 +313,7 @@ func (s *Store) Record(r Run, k *Kept) error {
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO outputs (id, run, at, raw, raw_size, kept_size, shown, size)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			strings.ToLower(k.ID), runID, r.At.UnixMilli(), raw, len(k.Raw), kept, shown, len(raw)+len(shown)); err != nil {
+			strings.ToLower(k.ID), runID, r.At.UnixMilli(), raw, max(int64(len(k.Raw)), k.Size), kept, shown, len(raw)+len(shown)); err != nil {
 			return cleanError(err)
 		}
 		if err := s.evict(ctx, tx); err != nil {

@@ -1,0 +1,134 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// A spool file holds a running command's output as it arrives, so that
+// `gotk recall` has it should gotk be killed before it records the run.
+// It starts with spoolMagic and one line of JSON naming the command (as
+// typed and as run: gotk may have asked the tool for machine-readable
+// output, which recall then renders in the tool's own format), then one
+// frame per write: the stream (a byte), the length (uvarint), the bytes.
+// A frame cut short by a kill is read as far as it goes.
+const spoolMagic = "gotk-spool 1\n"
+
+// Streams of a spool file.
+const (
+	SpoolStdout     = 0 // the program's stdout
+	SpoolStderr     = 1 // its stderr
+	SpoolTwinStdout = 2 // the command as typed, run alongside (filter.Twin)
+	SpoolTwinStderr = 3
+)
+
+// SpoolMeta names the command a spool file is the output of.
+type SpoolMeta struct {
+	Argv []string `json:"argv"` // as typed
+	Ran  []string `json:"ran"`  // as run
+}
+
+// Spool is an open spool file; its writes are safe for concurrent use.
+type Spool struct {
+	mu   sync.Mutex
+	f    *os.File
+	buf  []byte
+	path string
+}
+
+// CreateSpool creates the spool file for id (0600, in the private data
+// directory next to the database at dbPath) and writes its header.
+func CreateSpool(dbPath, id string, meta SpoolMeta) (*Spool, error) {
+	if err := makePrivate(filepath.Dir(dbPath)); err != nil {
+		return nil, err
+	}
+	path := SpoolPath(dbPath, id)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, fileMode)
+	if err != nil {
+		return nil, err
+	}
+	head, _ := json.Marshal(meta)
+	if _, err := f.Write(append(append([]byte(spoolMagic), head...), '\n')); err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, err
+	}
+	return &Spool{f: f, path: path}, nil
+}
+
+// Write appends p as one frame of stream; one write to the file, so a
+// kill leaves at most the last frame cut short.
+func (s *Spool) Write(stream int, p []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.buf = append(s.buf[:0], byte(stream))
+	s.buf = binary.AppendUvarint(s.buf, uint64(len(p)))
+	s.buf = append(s.buf, p...)
+	_, err := s.f.Write(s.buf)
+	return err
+}
+
+// Discard closes and removes the spool file: the run was recorded.
+func (s *Spool) Discard() {
+	s.f.Close()
+	os.Remove(s.path)
+}
+
+// SpoolData is a spool file read back.
+type SpoolData struct {
+	Meta SpoolMeta // zero for a spool written before the header existed
+	// Streams are the bytes of each stream (SpoolStdout…); Combined is
+	// stdout and stderr interleaved as they arrived.
+	Streams  [4][]byte
+	Combined []byte
+}
+
+// ReadSpool reads the spool file for id. A file without the header (an
+// older gotk spooled raw bytes) is all stdout.
+func ReadSpool(dbPath, id string) (SpoolData, error) {
+	var sp SpoolData
+	data, err := os.ReadFile(SpoolPath(dbPath, id))
+	if err != nil {
+		return sp, err
+	}
+	rest, framed := bytes.CutPrefix(data, []byte(spoolMagic))
+	if !framed {
+		sp.Streams[SpoolStdout], sp.Combined = data, data
+		return sp, nil
+	}
+	head, frames, ok := bytes.Cut(rest, []byte("\n"))
+	if !ok {
+		return sp, nil // killed while writing the header
+	}
+	if err := json.Unmarshal(head, &sp.Meta); err != nil {
+		return sp, errors.New("spool header: " + err.Error())
+	}
+	r := bufio.NewReader(bytes.NewReader(frames))
+	for {
+		stream, err := r.ReadByte()
+		if err != nil || stream > SpoolTwinStderr {
+			return sp, nil
+		}
+		n, err := binary.ReadUvarint(r)
+		if err != nil {
+			return sp, nil
+		}
+		p := make([]byte, min(n, uint64(len(frames))))
+		got, _ := io.ReadFull(r, p)
+		p = p[:got]
+		sp.Streams[stream] = append(sp.Streams[stream], p...)
+		if stream <= SpoolStderr {
+			sp.Combined = append(sp.Combined, p...)
+		}
+		if uint64(got) < n {
+			return sp, nil // cut short by a kill
+		}
+	}
+}
