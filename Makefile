@@ -10,11 +10,12 @@ endif
 PREFIX  ?=
 BINDIR  ?= $(if $(PREFIX),$(PREFIX)/bin,$(GOBIN_DEFAULT))
 
-# Every module in go.work, and every binary: name=package-dir.
+# Every module in go.work, and every binary: a main package at
+# <module>/cmd/<binary name> (so `go install <module>/cmd/<name>@<version>`
+# names it right too).
 MODULES  := $(shell $(GO) work edit -json | sed -n 's/.*"DiskPath": "\.\/\(.*\)".*/\1/p')
-AGENTS   := $(patsubst agents/%/,%,$(sort $(dir $(wildcard agents/*/main.go))))
-BINARIES := gotk=./runner $(if $(wildcard installer/cmd/gotk-install),gotk-install=./installer/cmd/gotk-install,$(if $(wildcard installer/main.go),gotk-install=./installer)) \
-            $(foreach a,$(AGENTS),gotk-hook-$(a)=./agents/$(a))
+CMDS     := $(patsubst %/main.go,./%,$(sort $(wildcard runner/cmd/*/main.go installer/cmd/*/main.go agents/*/cmd/*/main.go)))
+BINARIES := $(notdir $(CMDS))
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -s -w -X main.version=$(VERSION) -X github.com/gotk-dev/gotk/installer/install.Version=$(VERSION)
 FUZZTIME ?= 10s
@@ -25,16 +26,16 @@ all: build
 
 build:
 	@mkdir -p $(BIN)
-	@set -e; for b in $(BINARIES); do n=$${b%%=*}; p=$${b#*=}; \
-	  echo "go build -o bin/$$n $$p"; CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/$$n $$p; done
+	@echo "go build -o bin/ $(BINARIES)"
+	@CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ $(CMDS)
 
 install: build
 	@mkdir -p $(BINDIR)
-	@set -e; for b in $(BINARIES); do n=$${b%%=*}; install -m 0755 $(BIN)/$$n $(BINDIR)/$$n; echo "installed $(BINDIR)/$$n"; done
+	@set -e; for n in $(BINARIES); do install -m 0755 $(BIN)/$$n $(BINDIR)/$$n; echo "installed $(BINDIR)/$$n"; done
 	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "note: $(BINDIR) is not on your PATH; add it, or run: make install PREFIX=/usr/local";; esac
 
 uninstall:
-	@for b in $(BINARIES); do rm -f $(BINDIR)/$${b%%=*}; done
+	@for n in $(BINARIES); do rm -f $(BINDIR)/$$n; done
 
 test: test-go test-plugins
 
@@ -55,8 +56,7 @@ fuzz:
 
 cross:
 	@set -e; for os in linux darwin windows; do for arch in amd64 arm64; do \
-	  for b in $(BINARIES); do n=$${b%%=*}; p=$${b#*=}; ext=; [ $$os = windows ] && ext=.exe; \
-	    CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o dist/$$os-$$arch/$$n$$ext $$p; done; \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o dist/$$os-$$arch/ $(CMDS); \
 	  echo "built dist/$$os-$$arch"; done; done
 
 e2e: build
