@@ -16,11 +16,13 @@ BINDIR  ?= $(if $(PREFIX),$(PREFIX)/bin,$(GOBIN_DEFAULT))
 MODULES  := $(shell $(GO) work edit -json | sed -n 's/.*"DiskPath": "\.\/\(.*\)".*/\1/p')
 CMDS     := $(patsubst %/main.go,./%,$(sort $(wildcard runner/cmd/*/main.go installer/cmd/*/main.go agents/*/cmd/*/main.go)))
 BINARIES := $(notdir $(CMDS))
-VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS  := -s -w -X main.version=$(VERSION) -X github.com/gotk-dev/gotk/installer/install.Version=$(VERSION)
+# The release tag (vX.Y.Z; the per-module tags core/vX.Y.Z… are not read),
+# or a describe of the commit past it. Every binary prints it for --version.
+VERSION  ?= $(shell git describe --tags --match 'v[0-9]*' --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  := -s -w -X github.com/gotk-dev/gotk/core/version.Version=$(VERSION)
 FUZZTIME ?= 10s
 
-.PHONY: all build install uninstall test test-go test-plugins bench fuzz cross e2e clean fmt fmt-check vet
+.PHONY: all build install uninstall test test-go test-plugins test-install release bench fuzz cross e2e clean fmt fmt-check vet
 
 all: build
 
@@ -37,13 +39,22 @@ install: build
 uninstall:
 	@for n in $(BINARIES); do rm -f $(BINDIR)/$$n; done
 
-test: test-go test-plugins
+test: test-go test-plugins test-install
 
 test-go: fmt-check
 	@set -e; for m in $(MODULES); do echo "== go test $$m"; (cd $$m && $(GO) vet ./... && $(GO) test -count=1 ./...); done
 
 test-plugins:
 	@if [ -f plugins/Makefile ]; then $(MAKE) -C plugins test; fi
+
+# test-install: `go install <module>/cmd/<binary>@<version>` of every binary,
+# workspace off, from a file module proxy of the working tree (docs/release.md).
+test-install:
+	@release/go-install-test.sh
+
+# release tags every module at VERSION in dependency order; it pushes nothing.
+release:
+	@$(if $(filter command line environment,$(origin VERSION)),release/release.sh $(VERSION),echo "usage: make release VERSION=vX.Y.Z" >&2; exit 2)
 
 bench: build
 	@set -e; for m in $(MODULES); do (cd $$m && $(GO) test -run '^$$' -bench . -benchmem ./... | grep -v '^ok\|^PASS\|no test files' || true); done

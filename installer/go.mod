@@ -10,6 +10,7 @@ require (
 )
 
 require (
+	github.com/gotk-dev/gotk/core v0.1.0
 	github.com/rogpeppe/go-internal v1.16.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 )

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,23 +13,10 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/gotk-dev/gotk/core/cli"
+	"github.com/gotk-dev/gotk/core/version"
 	"github.com/gotk-dev/gotk/runner/gain"
 	"github.com/gotk-dev/gotk/runner/store"
 )
-
-// version is set at link time (-ldflags "-X main.version=v1.2.3"); else
-// the module version from the build info, else "dev".
-var version = ""
-
-func versionString() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
-}
 
 // grammar is gotk's own command line. `gotk <program> args…` never reaches
 // kong: main dispatches it first, so a program's flags are never parsed.
@@ -77,7 +63,7 @@ func (a *app) command(args []string) (code int) {
 			"gotk -- <program> runs a program named like a gotk command.\n"+
 			"Environment: GOTK_RAW=1 (no filter), GOTK_TRACK=0 (record nothing), XDG_DATA_HOME (where gotk.db lives)."),
 		kong.Writers(a.stdout, a.stderr),
-		kong.Vars{"version": "gotk " + versionString()},
+		kong.Vars{"version": version.Line("gotk")},
 		kong.Exit(func(c int) { panic(kongExit(c)) }),
 	)
 	if err != nil {

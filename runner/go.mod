@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/BurntSushi/toml v1.6.0
-	github.com/gotk-dev/gotk/core v0.0.0
+	github.com/gotk-dev/gotk/core v0.1.0
 )
 
 require (
@@ -20,7 +20,7 @@ require (
 	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/gotk-dev/gotk/installer v0.0.0
+	github.com/gotk-dev/gotk/installer v0.1.0
 	github.com/mattn/go-isatty v0.0.24
 	github.com/ncruces/go-strftime v1.1.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
@@ -32,7 +32,3 @@ require (
 	modernc.org/memory v1.12.1 // indirect
 	modernc.org/sqlite v1.62.0
 )
-
-replace github.com/gotk-dev/gotk/core => ../core
-
-replace github.com/gotk-dev/gotk/installer => ../installer
