@@ -39,9 +39,9 @@ done
 # siblings MODULE-DIR prints the module dirs whose modules it requires.
 siblings() {
 	local req
-	for req in $(cd "$1" && go mod edit -json | sed -n 's/.*"Path": "\('"${prefix//\//\\/}"'\/[^"]*\)".*/\1/p'); do
+	for req in $(cd "$1" && go mod edit -json | tr -d ' \t\n' | grep -o '"Require":\[[^]]*\]' | grep -o '"Path":"[^"]*"' | cut -d'"' -f4); do
 		for m in "${mods[@]}"; do
-			[ "$req" = "$prefix/$m" ] && echo "$m"
+			if [ "$req" = "$prefix/$m" ] && [ "$m" != "$1" ]; then echo "$m"; fi
 		done
 	done
 }
@@ -56,9 +56,9 @@ for r in $(go work edit -json | tr -d ' \n' | grep -o '"Old":{"Path":"[^"]*","Ve
 	go work edit -dropreplace="$r"
 done
 for m in "${mods[@]}"; do
-	if grep -rqs "$prefix/$m " --include=go.mod "${mods[@]}"; then
-		go work edit -replace="$prefix/$m@$version=./$m"
-	fi
+	for s in $(siblings "$m"); do
+		go work edit -replace="$prefix/$s@$version=./$s"
+	done
 done
 if [ -n "$(git status --porcelain)" ]; then
 	git commit -q -am "release $version: every module requires its siblings at $version"
