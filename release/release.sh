@@ -52,7 +52,7 @@ for m in "${mods[@]}"; do
 		(cd "$m" && go mod edit -require="$prefix/$s@$version")
 	done
 done
-for r in $(go work edit -json | tr -d ' \n' | grep -o '"Old":{"Path":"[^"]*","Version":"[^"]*"}' | sed 's/.*"Path":"\([^"]*\)","Version":"\([^"]*\)".*/\1@\2/'); do
+for r in $(go work edit -json | tr -d ' \t\n' | grep -o '"Old":{"Path":"'"$prefix"'/[^"]*","Version":"[^"]*"}' | sed 's/.*"Path":"\([^"]*\)","Version":"\([^"]*\)".*/\1@\2/'); do
 	go work edit -dropreplace="$r"
 done
 for m in "${mods[@]}"; do
