@@ -24,6 +24,7 @@ type app struct {
 var subcommands = map[string]bool{
 	"rewrite": true, "explain": true, "recall": true, "gain": true,
 	"verify": true, "doctor": true, "help": true, // help: gotk --help
+	"commands": true, "completion": true,
 }
 
 // Exit codes of gotk's own failures (a program's exit code passes through).

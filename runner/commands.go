@@ -30,14 +30,39 @@ type grammar struct {
 	Gain    gainCmd   `cmd:"" help:"Report the tokens gotk saved."`
 	Verify  struct{}  `cmd:"" help:"Check that gotk's hooks are installed and answer (exit 1 when one fails)."`
 	Doctor  struct{}  `cmd:"" help:"Diagnose the installation: agents found, binaries, PATH, and how to fix each problem."`
+
+	Commands   struct{}      `cmd:"" help:"List every command gotk compacts, with its family."`
+	Completion completionCmd `cmd:"" help:"Print a shell completion script: bash, zsh or fish (source <(gotk completion bash))."`
 }
 
+// passArgs is rewrite's and explain's command line. Flags before the
+// command are gotk's (kong parses them, so --help lists them); the first
+// other word starts the command, and the words after it are the command's
+// own. An unknown flag is left in Args for core/cli to refuse.
 type passArgs struct {
-	Args []string `arg:"" optional:"" passthrough:"all" help:"[--json] [--host HOST] [--mode MODE] COMMAND…"`
+	JSON bool     `name:"json" help:"Print one JSON object; rewrite --json always exits 0."`
+	Host string   `placeholder:"HOST" help:"Whose rules and session: claude (default), cursor, gemini, copilot, codex, vibe, opencode, pi, hermes."`
+	Mode string   `placeholder:"MODE" help:"The permission mode a hook payload would carry (e.g. bypassPermissions)."`
+	Args []string `arg:"" optional:"" passthrough:"all" help:"COMMAND…: the command line, as the agent would run it."`
+}
+
+// argv is the command line core/cli reads.
+func (p passArgs) argv() []string {
+	var out []string
+	if p.JSON {
+		out = append(out, "--json")
+	}
+	if p.Host != "" {
+		out = append(out, "--host", p.Host)
+	}
+	if p.Mode != "" {
+		out = append(out, "--mode", p.Mode)
+	}
+	return append(out, p.Args...)
 }
 
 type recallCmd struct {
-	ID    string `arg:"" optional:"" help:"The id a compact output named (gotk recall 7f3a2c)."`
+	ID    string `arg:"" optional:"" help:"The id a compact output named (gotk recall 7f3a2c); none: the last run."`
 	List  bool   `short:"l" help:"List the kept outputs, newest first."`
 	Lines string `short:"n" placeholder:"A-B" help:"Print only lines A to B of it (1-based, inclusive; A- runs to the end): a page of a long output."`
 }
@@ -78,16 +103,28 @@ func (a *app) command(args []string) (code int) {
 			code = int(c)
 		}
 	}()
+	env := cli.Env{Stdout: a.stdout, Stderr: a.stderr}
 	kctx, err := parser.Parse(args)
 	if err != nil {
+		// rewrite and explain keep their own error forms (rewrite --json
+		// answers passthrough and exits 0 whatever it was given).
+		switch args[0] {
+		case "rewrite":
+			return cli.Rewrite(args[1:], env)
+		case "explain":
+			return cli.Explain(args[1:], env)
+		}
 		return a.usage(oneLine(err.Error()))
 	}
-	env := cli.Env{Stdout: a.stdout, Stderr: a.stderr}
 	switch cmd := kctx.Command(); {
 	case strings.HasPrefix(cmd, "rewrite"):
-		return cli.Rewrite(g.Rewrite.Args, env)
+		return cli.Rewrite(g.Rewrite.argv(), env)
 	case strings.HasPrefix(cmd, "explain"):
-		return cli.Explain(g.Explain.Args, env)
+		return cli.Explain(g.Explain.argv(), env)
+	case cmd == "commands":
+		return a.commands()
+	case strings.HasPrefix(cmd, "completion"):
+		return a.completion(parser.Model, g.Completion.Shell)
 	case strings.HasPrefix(cmd, "recall"):
 		return a.recall(g.Recall)
 	case strings.HasPrefix(cmd, "gain"):
@@ -126,9 +163,6 @@ func (a *app) openExisting(cmd string) (s *store.Store, code int, ok bool) {
 }
 
 func (a *app) recall(c recallCmd) int {
-	if c.ID == "" && !c.List {
-		return a.usage("recall: give an id (gotk recall 7f3a2c), or --list")
-	}
 	if c.ID != "" && c.List {
 		return a.usage("recall: give an id or --list, not both")
 	}
@@ -172,6 +206,13 @@ func (a *app) recall(c recallCmd) int {
 			fmt.Fprintf(a.stdout, "%s  %s  exit %-3d %8d B%s  %s\n", e.ID, e.At.Local().Format("2006-01-02 15:04:05"), e.Exit, e.RawSize, kept, e.Command)
 		}
 		return 0
+	}
+	if c.ID == "" {
+		last, code := a.lastKept(s, ok, dbPath, spooled)
+		if last == "" {
+			return code
+		}
+		c.ID = last
 	}
 	if slices.Contains(spooled, strings.ToLower(c.ID)) {
 		raw, err := os.ReadFile(store.SpoolPath(dbPath, strings.ToLower(c.ID)))
