@@ -67,12 +67,29 @@ type recallCmd struct {
 	Lines string `short:"n" placeholder:"A-B" help:"Print only lines A to B of it (1-based, inclusive; A- runs to the end): a page of a long output."`
 }
 
+// gainCmd is `gotk gain`. Flags that cannot go together are in one xor
+// group: one period, one output form, and --history and --exact only with
+// what they can be shown in.
 type gainCmd struct {
-	Graph   bool `help:"Bar chart of the tokens saved on each of the last 30 days."`
+	Daily   bool `xor:"period" help:"Savings per day (the default)."`
+	Weekly  bool `xor:"period" help:"Savings per week (ISO weeks)."`
+	Monthly bool `xor:"period" help:"Savings per month."`
+	History *int `xor:"period,hist,xh" placeholder:"N" help:"The last N runs: time, command, raw → shown bytes, exit code, duration."`
+	Graph   bool `xor:"format,hist,xg" help:"Bar chart of the tokens saved in each active day (week, month), as wide as the terminal."`
 	JSON    bool `name:"json" xor:"format" help:"Print JSON."`
-	CSV     bool `name:"csv" xor:"format" help:"Print CSV."`
+	CSV     bool `name:"csv" xor:"format,xc" help:"Print CSV."`
 	Project bool `short:"p" help:"Only runs in the current project (git top level, or this directory)."`
-	Exact   bool `help:"Recount the kept samples with the o200k tokenizer (slow)."`
+	Exact   bool `xor:"xg,xh,xc" help:"Recount the kept samples with the o200k tokenizer (slow)."`
+}
+
+func (c gainCmd) period() gain.Period {
+	switch {
+	case c.Weekly:
+		return gain.Week
+	case c.Monthly:
+		return gain.Month
+	}
+	return gain.Day
 }
 
 // kongExit carries kong's requested exit (after --help, --version) out of
@@ -295,6 +312,9 @@ func pickLines(b []byte, from, to int) []byte {
 }
 
 func (a *app) gain(c gainCmd) int {
+	if c.History != nil && *c.History < 1 {
+		return a.usage("gain: --history wants a number of runs from 1")
+	}
 	project := ""
 	if c.Project {
 		if project = a.project(); project == "" {
@@ -319,6 +339,20 @@ func (a *app) gain(c gainCmd) int {
 			}
 		}
 	}
+	if c.History != nil {
+		last := gain.Last(runs, *c.History)
+		switch {
+		case c.JSON:
+			gain.HistoryJSON(a.stdout, last)
+		case c.CSV:
+			gain.HistoryCSV(a.stdout, last)
+		case len(runs) == 0:
+			a.gainEmpty(project)
+		default:
+			gain.History(a.stdout, last)
+		}
+		return 0
+	}
 	rep := gain.Build(runs, project, gain.AgentLimit)
 	if c.Exact {
 		ex, err := gain.Recount(samples, gain.AgentLimit)
@@ -331,20 +365,26 @@ func (a *app) gain(c gainCmd) int {
 	case c.JSON:
 		rep.JSON(a.stdout)
 	case c.CSV:
-		rep.CSV(a.stdout)
+		rep.CSV(a.stdout, c.period())
 	case len(runs) == 0:
-		where := "yet"
-		if project != "" {
-			where = "in " + project + " yet"
-		}
-		fmt.Fprintf(a.stdout, "gotk gain: no runs recorded %s; run commands through gotk (gotk git status) and look again\n", where)
-		if off(a.getenv("GOTK_TRACK")) {
-			fmt.Fprintln(a.stdout, "(GOTK_TRACK=0 is set: nothing is recorded)")
-		}
+		a.gainEmpty(project)
 	case c.Graph:
-		rep.Graph(a.stdout, a.now(), 30)
+		rep.Graph(a.stdout, c.period(), a.termWidth(), a.color())
 	default:
-		rep.Text(a.stdout)
+		rep.Text(a.stdout, c.period())
 	}
 	return 0
+}
+
+// gainEmpty is gain's one line when nothing is recorded: how to start.
+func (a *app) gainEmpty(project string) {
+	if off(a.getenv("GOTK_TRACK")) {
+		fmt.Fprintln(a.stdout, "gotk gain: no runs recorded yet: GOTK_TRACK=0 is set, so gotk records nothing (unset it to start)")
+		return
+	}
+	where := "yet"
+	if project != "" {
+		where = "in " + project + " yet"
+	}
+	fmt.Fprintf(a.stdout, "gotk gain: no runs recorded %s — run a command through gotk (gotk git status), or let your agent do it: gotk-install --agent claude\n", where)
 }
