@@ -22,7 +22,7 @@ VERSION  ?= $(shell git describe --tags --match 'v[0-9]*' --always --dirty 2>/de
 LDFLAGS  := -s -w -X github.com/gotk-dev/gotk/core/version.Version=$(VERSION)
 FUZZTIME ?= 10s
 
-.PHONY: all build install uninstall test test-go test-plugins test-install release bench fuzz cross e2e clean fmt fmt-check vet
+.PHONY: all build install uninstall test test-go test-plugins test-install release bench fuzz dist cross e2e clean fmt fmt-check vet
 
 all: build
 
@@ -65,10 +65,18 @@ fuzz:
 	    for f in $$(cd $$m && $(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 	      echo "== fuzz $$pkg $$f ($(FUZZTIME))"; (cd $$m && $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg); done; done; done
 
-cross:
-	@set -e; for os in linux darwin windows; do for arch in amd64 arm64; do \
-	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o dist/$$os-$$arch/ $(CMDS); \
-	  echo "built dist/$$os-$$arch"; done; done
+# dist: one archive per OS and architecture (tar.gz; zip for windows) with
+# every binary, README.md and LICENSE, and dist/SHA256SUMS.
+PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+dist:
+	@rm -rf dist; set -e; dirs=; for p in $(PLATFORMS); do os=$${p%/*}; arch=$${p#*/}; \
+	  d=dist/gotk_$(VERSION)_$${os}_$${arch}; mkdir -p $$d; \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $$d/ $(CMDS); \
+	  cp README.md $$d/; if [ -f LICENSE ]; then cp LICENSE $$d/; else echo "warning: no LICENSE file to ship" >&2; fi; \
+	  echo "built $$d"; dirs="$$dirs $$d"; done; \
+	  $(GO) run ./release/archive $$dirs
+
+cross: dist
 
 e2e: build
 	@if [ -d e2e ]; then $(MAKE) -C e2e e2e BIN=$(BIN); fi
