@@ -80,7 +80,9 @@ func (a *app) checkVersions(lookPath func(string) (string, error), versionOf fun
 		off = append(off, fmt.Sprintf("versions: %s is %s, gotk is %s: %s", path, v, mine, fix))
 	}
 	if len(off) == 0 {
-		fmt.Fprintf(a.stdout, "versions: %d gotk binaries on PATH, all %s\n", found, mine)
+		if found > 0 { // none on PATH: doctor's PATH check says so
+			fmt.Fprintf(a.stdout, "versions: %d gotk binaries on PATH, all %s\n", found, mine)
+		}
 		return 0
 	}
 	for _, l := range off {
