@@ -43,7 +43,7 @@ type passArgs struct {
 	JSON bool     `name:"json" help:"Print one JSON object; rewrite --json always exits 0."`
 	Host string   `placeholder:"HOST" help:"Whose rules and session: claude (default), cursor, gemini, copilot, codex, vibe, opencode, pi, hermes."`
 	Mode string   `placeholder:"MODE" help:"The permission mode a hook payload would carry (e.g. bypassPermissions)."`
-	Args []string `arg:"" optional:"" passthrough:"all" help:"COMMAND…: the command line, as the agent would run it."`
+	Args []string `arg:"" name:"command" optional:"" passthrough:"all" help:"The command line, as the agent would run it."`
 }
 
 // argv is the command line core/cli reads.
