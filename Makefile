@@ -10,39 +10,51 @@ endif
 PREFIX  ?=
 BINDIR  ?= $(if $(PREFIX),$(PREFIX)/bin,$(GOBIN_DEFAULT))
 
-# Every module in go.work, and every binary: name=package-dir.
+# Every module in go.work, and every binary: a main package at
+# <module>/cmd/<binary name> (so `go install <module>/cmd/<name>@<version>`
+# names it right too).
 MODULES  := $(shell $(GO) work edit -json | sed -n 's/.*"DiskPath": "\.\/\(.*\)".*/\1/p')
-AGENTS   := $(patsubst agents/%/,%,$(sort $(dir $(wildcard agents/*/main.go))))
-BINARIES := gotk=./runner $(if $(wildcard installer/cmd/gotk-install),gotk-install=./installer/cmd/gotk-install,$(if $(wildcard installer/main.go),gotk-install=./installer)) \
-            $(foreach a,$(AGENTS),gotk-hook-$(a)=./agents/$(a))
-VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS  := -s -w -X main.version=$(VERSION) -X github.com/gotk-dev/gotk/installer/install.Version=$(VERSION)
+CMDS     := $(patsubst %/main.go,./%,$(sort $(wildcard runner/cmd/*/main.go installer/cmd/*/main.go agents/*/cmd/*/main.go)))
+BINARIES := $(notdir $(CMDS))
+# The release tag (vX.Y.Z; the per-module tags core/vX.Y.Z… are not read),
+# or a describe of the commit past it. Every binary prints it for --version.
+VERSION  ?= $(shell git describe --tags --match 'v[0-9]*' --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  := -s -w -X github.com/gotk-dev/gotk/core/version.Version=$(VERSION)
 FUZZTIME ?= 10s
 
-.PHONY: all build install uninstall test test-go test-plugins bench fuzz cross e2e clean fmt fmt-check vet
+.PHONY: all build install uninstall test test-go test-plugins test-install release bench fuzz dist cross e2e clean fmt fmt-check vet
 
 all: build
 
 build:
 	@mkdir -p $(BIN)
-	@set -e; for b in $(BINARIES); do n=$${b%%=*}; p=$${b#*=}; \
-	  echo "go build -o bin/$$n $$p"; CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/$$n $$p; done
+	@echo "go build -o bin/ $(BINARIES)"
+	@CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ $(CMDS)
 
 install: build
 	@mkdir -p $(BINDIR)
-	@set -e; for b in $(BINARIES); do n=$${b%%=*}; install -m 0755 $(BIN)/$$n $(BINDIR)/$$n; echo "installed $(BINDIR)/$$n"; done
+	@set -e; for n in $(BINARIES); do install -m 0755 $(BIN)/$$n $(BINDIR)/$$n; echo "installed $(BINDIR)/$$n"; done
 	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "note: $(BINDIR) is not on your PATH; add it, or run: make install PREFIX=/usr/local";; esac
 
 uninstall:
-	@for b in $(BINARIES); do rm -f $(BINDIR)/$${b%%=*}; done
+	@for n in $(BINARIES); do rm -f $(BINDIR)/$$n; done
 
-test: test-go test-plugins
+test: test-go test-plugins test-install
 
 test-go: fmt-check
 	@set -e; for m in $(MODULES); do echo "== go test $$m"; (cd $$m && $(GO) vet ./... && $(GO) test -count=1 ./...); done
 
 test-plugins:
 	@if [ -f plugins/Makefile ]; then $(MAKE) -C plugins test; fi
+
+# test-install: `go install <module>/cmd/<binary>@<version>` of every binary,
+# workspace off, from a file module proxy of the working tree (docs/release.md).
+test-install:
+	@release/go-install-test.sh
+
+# release tags every module at VERSION in dependency order; it pushes nothing.
+release:
+	@$(if $(filter command line environment,$(origin VERSION)),release/release.sh $(VERSION),echo "usage: make release VERSION=vX.Y.Z" >&2; exit 2)
 
 bench: build
 	@set -e; for m in $(MODULES); do (cd $$m && $(GO) test -run '^$$' -bench . -benchmem ./... | grep -v '^ok\|^PASS\|no test files' || true); done
@@ -53,11 +65,18 @@ fuzz:
 	    for f in $$(cd $$m && $(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 	      echo "== fuzz $$pkg $$f ($(FUZZTIME))"; (cd $$m && $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg); done; done; done
 
-cross:
-	@set -e; for os in linux darwin windows; do for arch in amd64 arm64; do \
-	  for b in $(BINARIES); do n=$${b%%=*}; p=$${b#*=}; ext=; [ $$os = windows ] && ext=.exe; \
-	    CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o dist/$$os-$$arch/$$n$$ext $$p; done; \
-	  echo "built dist/$$os-$$arch"; done; done
+# dist: one archive per OS and architecture (tar.gz; zip for windows) with
+# every binary, README.md and LICENSE, and dist/SHA256SUMS.
+PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+dist:
+	@rm -rf dist; set -e; dirs=; for p in $(PLATFORMS); do os=$${p%/*}; arch=$${p#*/}; \
+	  d=dist/gotk_$(VERSION)_$${os}_$${arch}; mkdir -p $$d; \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $$d/ $(CMDS); \
+	  cp README.md $$d/; if [ -f LICENSE ]; then cp LICENSE $$d/; else echo "warning: no LICENSE file to ship" >&2; fi; \
+	  echo "built $$d"; dirs="$$dirs $$d"; done; \
+	  $(GO) run ./release/archive $$dirs
+
+cross: dist
 
 e2e: build
 	@if [ -d e2e ]; then $(MAKE) -C e2e e2e BIN=$(BIN); fi

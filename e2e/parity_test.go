@@ -30,14 +30,13 @@ func TestHookRewriteParity(t *testing.T) {
 		t.Skip("needs the repo's go.work to build the binaries")
 	}
 	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", bin, "./runner", "./agents/claude", "./agents/cursor", "./agents/gemini", "./agents/codex", "./agents/vibe", "./agents/copilot")
+	build := exec.Command("go", "build", "-o", bin, "./runner/cmd/gotk")
+	for _, a := range []string{"claude", "cursor", "gemini", "codex", "vibe", "copilot"} {
+		build.Args = append(build.Args, "./agents/"+a+"/cmd/gotk-hook-"+a)
+	}
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	os.Rename(filepath.Join(bin, "runner"), filepath.Join(bin, "gotk"))
-	for _, a := range []string{"claude", "cursor", "gemini", "codex", "vibe", "copilot"} {
-		os.Rename(filepath.Join(bin, a), filepath.Join(bin, "gotk-hook-"+a))
 	}
 
 	home := t.TempDir()

@@ -7,10 +7,10 @@ require (
 	github.com/alecthomas/kong v1.17.0
 	github.com/gofrs/flock v0.13.2
 	github.com/google/renameio/v2 v2.0.2
-	github.com/rogpeppe/go-internal v1.16.0
 )
 
 require (
+	github.com/gotk-dev/gotk/core v0.1.0
+	github.com/rogpeppe/go-internal v1.16.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/tools v0.52.0 // indirect
 )

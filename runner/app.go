@@ -1,4 +1,4 @@
-package main
+package runner
 
 import (
 	"fmt"
@@ -25,6 +25,7 @@ var subcommands = map[string]bool{
 	"rewrite": true, "explain": true, "recall": true, "gain": true,
 	"verify": true, "doctor": true, "help": true, // help: gotk --help
 	"filters": true, "trust": true, "untrust": true,
+	"commands": true, "completion": true,
 }
 
 // Exit codes of gotk's own failures (a program's exit code passes through).

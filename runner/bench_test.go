@@ -1,4 +1,4 @@
-package main
+package runner
 
 import (
 	"bytes"
@@ -103,7 +103,7 @@ func median(v []float64) float64 {
 func buildGotk(b *testing.B) string {
 	b.Helper()
 	out := filepath.Join(b.TempDir(), "gotk")
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, ".")
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, "./cmd/gotk")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, msg)

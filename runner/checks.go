@@ -1,4 +1,4 @@
-package main
+package runner
 
 import "github.com/gotk-dev/gotk/installer/check"
 
@@ -15,5 +15,5 @@ func installerChecks(name string, a *app) int {
 	if name == "verify" {
 		return check.Verify(a.stdout, env)
 	}
-	return check.Doctor(a.stdout, env)
+	return max(check.Doctor(a.stdout, env), a.checkVersions(env.LookPath, binaryVersion))
 }

@@ -1,4 +1,4 @@
-package main
+package runner
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,24 +14,11 @@ import (
 
 	"github.com/gotk-dev/gotk/core/cli"
 	"github.com/gotk-dev/gotk/core/registry"
+	"github.com/gotk-dev/gotk/core/version"
 	"github.com/gotk-dev/gotk/runner/filter"
 	"github.com/gotk-dev/gotk/runner/gain"
 	"github.com/gotk-dev/gotk/runner/store"
 )
-
-// version is set at link time (-ldflags "-X main.version=v1.2.3"); else
-// the module version from the build info, else "dev".
-var version = ""
-
-func versionString() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
-}
 
 // grammar is gotk's own command line. `gotk <program> args…` never reaches
 // kong: main dispatches it first, so a program's flags are never parsed.
@@ -49,24 +35,66 @@ type grammar struct {
 	Filters filtersCmd `cmd:"" help:"List the declarative filters in force, or run their inline tests."`
 	Trust   trustCmd   `cmd:"" help:"Trust a project's .gotk/filters.toml: pin its SHA-256 so its filters apply (until it changes)."`
 	Untrust trustCmd   `cmd:"" help:"Stop trusting a project filter file."`
+
+	Commands   struct{}      `cmd:"" help:"List every command gotk compacts, with its family."`
+	Completion completionCmd `cmd:"" help:"Print a shell completion script: bash, zsh or fish (source <(gotk completion bash))."`
 }
 
+// passArgs is rewrite's and explain's command line. Flags before the
+// command are gotk's (kong parses them, so --help lists them); the first
+// other word starts the command, and the words after it are the command's
+// own. An unknown flag is left in Args for core/cli to refuse.
 type passArgs struct {
-	Args []string `arg:"" optional:"" passthrough:"all" help:"[--json] [--host HOST] [--mode MODE] COMMAND…"`
+	JSON bool     `name:"json" help:"Print one JSON object; rewrite --json always exits 0."`
+	Host string   `placeholder:"HOST" help:"Whose rules and session: claude (default), cursor, gemini, copilot, codex, vibe, opencode, pi, hermes."`
+	Mode string   `placeholder:"MODE" help:"The permission mode a hook payload would carry (e.g. bypassPermissions)."`
+	Args []string `arg:"" name:"command" optional:"" passthrough:"all" help:"The command line, as the agent would run it."`
+}
+
+// argv is the command line core/cli reads.
+func (p passArgs) argv() []string {
+	var out []string
+	if p.JSON {
+		out = append(out, "--json")
+	}
+	if p.Host != "" {
+		out = append(out, "--host", p.Host)
+	}
+	if p.Mode != "" {
+		out = append(out, "--mode", p.Mode)
+	}
+	return append(out, p.Args...)
 }
 
 type recallCmd struct {
-	ID    string `arg:"" optional:"" help:"The id a compact output named (gotk recall 7f3a2c)."`
+	ID    string `arg:"" optional:"" help:"The id a compact output named (gotk recall 7f3a2c); none: the last run."`
 	List  bool   `short:"l" help:"List the kept outputs, newest first."`
 	Lines string `short:"n" placeholder:"A-B" help:"Print only lines A to B of it (1-based, inclusive; A- runs to the end): a page of a long output."`
 }
 
+// gainCmd is `gotk gain`. Flags that cannot go together are in one xor
+// group: one period, one output form, and --history and --exact only with
+// what they can be shown in.
 type gainCmd struct {
-	Graph   bool `help:"Bar chart of the tokens saved on each of the last 30 days."`
+	Daily   bool `xor:"period" help:"Savings per day (the default)."`
+	Weekly  bool `xor:"period" help:"Savings per week (ISO weeks)."`
+	Monthly bool `xor:"period" help:"Savings per month."`
+	History *int `xor:"period,hist,xh" placeholder:"N" help:"The last N runs: time, command, raw → shown bytes, exit code, duration."`
+	Graph   bool `xor:"format,hist,xg" help:"Bar chart of the tokens saved in each active day (week, month), as wide as the terminal."`
 	JSON    bool `name:"json" xor:"format" help:"Print JSON."`
-	CSV     bool `name:"csv" xor:"format" help:"Print CSV."`
+	CSV     bool `name:"csv" xor:"format,xc" help:"Print CSV."`
 	Project bool `short:"p" help:"Only runs in the current project (git top level, or this directory)."`
-	Exact   bool `help:"Recount the kept samples with the o200k tokenizer (slow)."`
+	Exact   bool `xor:"xg,xh,xc" help:"Recount the kept samples with the o200k tokenizer (slow)."`
+}
+
+func (c gainCmd) period() gain.Period {
+	switch {
+	case c.Weekly:
+		return gain.Week
+	case c.Monthly:
+		return gain.Month
+	}
+	return gain.Day
 }
 
 // kongExit carries kong's requested exit (after --help, --version) out of
@@ -82,7 +110,7 @@ func (a *app) command(args []string) (code int) {
 			"gotk -- <program> runs a program named like a gotk command.\n"+
 			"Environment: GOTK_RAW=1 (no filter), GOTK_TRACK=0 (record nothing), GOTK_LIVE_AFTER=30s (a command still running then shows its output live), XDG_DATA_HOME (where gotk.db lives)."),
 		kong.Writers(a.stdout, a.stderr),
-		kong.Vars{"version": "gotk " + versionString()},
+		kong.Vars{"version": version.Line("gotk")},
 		kong.Exit(func(c int) { panic(kongExit(c)) }),
 	)
 	if err != nil {
@@ -97,16 +125,28 @@ func (a *app) command(args []string) (code int) {
 			code = int(c)
 		}
 	}()
+	env := cli.Env{Stdout: a.stdout, Stderr: a.stderr}
 	kctx, err := parser.Parse(args)
 	if err != nil {
+		// rewrite and explain keep their own error forms (rewrite --json
+		// answers passthrough and exits 0 whatever it was given).
+		switch args[0] {
+		case "rewrite":
+			return cli.Rewrite(args[1:], env)
+		case "explain":
+			return cli.Explain(args[1:], env)
+		}
 		return a.usage(oneLine(err.Error()))
 	}
-	env := cli.Env{Stdout: a.stdout, Stderr: a.stderr}
 	switch cmd := kctx.Command(); {
 	case strings.HasPrefix(cmd, "rewrite"):
-		return cli.Rewrite(g.Rewrite.Args, env)
+		return cli.Rewrite(g.Rewrite.argv(), env)
 	case strings.HasPrefix(cmd, "explain"):
-		return cli.Explain(g.Explain.Args, env)
+		return cli.Explain(g.Explain.argv(), env)
+	case cmd == "commands":
+		return a.commands()
+	case strings.HasPrefix(cmd, "completion"):
+		return a.completion(parser.Model, g.Completion.Shell)
 	case strings.HasPrefix(cmd, "recall"):
 		return a.recall(g.Recall)
 	case strings.HasPrefix(cmd, "gain"):
@@ -153,9 +193,6 @@ func (a *app) openExisting(cmd string) (s *store.Store, code int, ok bool) {
 }
 
 func (a *app) recall(c recallCmd) int {
-	if c.ID == "" && !c.List {
-		return a.usage("recall: give an id (gotk recall 7f3a2c), or --list")
-	}
 	if c.ID != "" && c.List {
 		return a.usage("recall: give an id or --list, not both")
 	}
@@ -205,6 +242,13 @@ func (a *app) recall(c recallCmd) int {
 			fmt.Fprintf(a.stdout, "%s  %s  exit %-3d %8d B%s  %s\n", e.ID, e.At.Local().Format("2006-01-02 15:04:05"), e.Exit, e.RawSize, kept, e.Command)
 		}
 		return 0
+	}
+	if c.ID == "" {
+		last, code := a.lastKept(s, ok, dbPath, spooled)
+		if last == "" {
+			return code
+		}
+		c.ID = last
 	}
 	if slices.Contains(spooled, strings.ToLower(c.ID)) {
 		out, note, err := a.spooledOutput(dbPath, strings.ToLower(c.ID))
@@ -287,6 +331,9 @@ func pickLines(b []byte, from, to int) []byte {
 }
 
 func (a *app) gain(c gainCmd) int {
+	if c.History != nil && *c.History < 1 {
+		return a.usage("gain: --history wants a number of runs from 1")
+	}
 	project := ""
 	if c.Project {
 		if project = a.project(); project == "" {
@@ -311,6 +358,20 @@ func (a *app) gain(c gainCmd) int {
 			}
 		}
 	}
+	if c.History != nil {
+		last := gain.Last(runs, *c.History)
+		switch {
+		case c.JSON:
+			gain.HistoryJSON(a.stdout, last)
+		case c.CSV:
+			gain.HistoryCSV(a.stdout, last)
+		case len(runs) == 0:
+			a.gainEmpty(project)
+		default:
+			gain.History(a.stdout, last)
+		}
+		return 0
+	}
 	rep := gain.Build(runs, project, gain.AgentLimit)
 	if c.Exact {
 		ex, err := gain.Recount(samples, gain.AgentLimit)
@@ -323,20 +384,13 @@ func (a *app) gain(c gainCmd) int {
 	case c.JSON:
 		rep.JSON(a.stdout)
 	case c.CSV:
-		rep.CSV(a.stdout)
+		rep.CSV(a.stdout, c.period())
 	case len(runs) == 0:
-		where := "yet"
-		if project != "" {
-			where = "in " + project + " yet"
-		}
-		fmt.Fprintf(a.stdout, "gotk gain: no runs recorded %s; run commands through gotk (gotk git status) and look again\n", where)
-		if off(a.getenv("GOTK_TRACK")) {
-			fmt.Fprintln(a.stdout, "(GOTK_TRACK=0 is set: nothing is recorded)")
-		}
+		a.gainEmpty(project)
 	case c.Graph:
-		rep.Graph(a.stdout, a.now(), 30)
+		rep.Graph(a.stdout, c.period(), a.termWidth(), a.color())
 	default:
-		rep.Text(a.stdout)
+		rep.Text(a.stdout, c.period())
 	}
 	return 0
 }
@@ -371,4 +425,17 @@ func (a *app) spooledOutput(dbPath, id string) (out []byte, note string, err err
 		}
 	}
 	return sp.Combined, fmt.Sprintf("gotk had run it as %s and cannot render that output in %s's own format: this is it as it arrived", commandLine(ran), argv[0]), nil
+}
+
+// gainEmpty is gain's one line when nothing is recorded: how to start.
+func (a *app) gainEmpty(project string) {
+	if off(a.getenv("GOTK_TRACK")) {
+		fmt.Fprintln(a.stdout, "gotk gain: no runs recorded yet: GOTK_TRACK=0 is set, so gotk records nothing (unset it to start)")
+		return
+	}
+	where := "yet"
+	if project != "" {
+		where = "in " + project + " yet"
+	}
+	fmt.Fprintf(a.stdout, "gotk gain: no runs recorded %s — run a command through gotk (gotk git status), or let your agent do it: gotk-install --agent claude\n", where)
 }

@@ -1,4 +1,4 @@
-package main
+package runner
 
 import (
 	"bytes"
@@ -365,7 +365,7 @@ func safeRender(f filter.Filter, in filter.Input) (out filter.Output, err error)
 func (a *app) startFailed(err error) int {
 	var se *proc.StartError
 	if errors.As(err, &se) {
-		fmt.Fprintf(a.stderr, "gotk: %s: %s\n", se.Program, se.Reason)
+		fmt.Fprintf(a.stderr, "gotk: %s: %s%s\n", se.Program, se.Reason, typoHint(se))
 		return se.Code
 	}
 	fmt.Fprintf(a.stderr, "gotk: %v\n", err)

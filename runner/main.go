@@ -1,13 +1,13 @@
-// Command gotk runs a command and prints a compact, faithful form of its
-// output: `gotk git status` runs git status, asks the registry (core) which
-// filter renders it, and prints what the filter makes of it, keeping the
-// program's exit code. It also hosts the decision commands the hooks and
+// Package runner is the gotk command (its main is cmd/gotk): gotk runs a
+// command and prints a compact, faithful form of its output: `gotk git
+// status` runs git status, asks the registry (core) which filter renders it,
+// and prints what the filter makes of it, keeping the program's exit code. It also hosts the decision commands the hooks and
 // plugins call (`gotk rewrite`, `gotk explain`) and the reports over what
 // it recorded (`gotk gain`, `gotk recall`).
 //
 // This file is the edge: it wires the process's stdio and environment into
-// the app and exits with its code.
-package main
+// the app; cmd/gotk exits with its code.
+package runner
 
 import (
 	"os"
@@ -15,10 +15,6 @@ import (
 
 	"github.com/gotk-dev/gotk/runner/filter"
 )
-
-func main() {
-	os.Exit(Main())
-}
 
 // Main runs gotk with the process's arguments and environment and returns
 // the exit code.

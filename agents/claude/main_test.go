@@ -1,4 +1,4 @@
-package main
+package claude
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"github.com/gotk-dev/gotk/core/hookio/hookiotest"
 )
 
-func TestMain(m *testing.M) { hookiotest.Main(m, "gotk-hook-claude", main) }
+func TestMain(m *testing.M) { hookiotest.Main(m, "gotk-hook-claude", Main) }
 
 // TestScripts runs testdata/*.txtar against the real binary.
 func TestScripts(t *testing.T) { hookiotest.Scripts(t) }
@@ -19,7 +19,7 @@ func FuzzHandle(f *testing.F) { hookiotest.Fuzz(f, agent, seeds, checkAnswer) }
 // BenchmarkHook times the built binary on a typical payload against the
 // `{}` floor (make bench).
 func BenchmarkHook(b *testing.B) {
-	hookiotest.Bench(b, ".", []byte(seeds[0]))
+	hookiotest.Bench(b, "./cmd/gotk-hook-claude", []byte(seeds[0]))
 }
 
 // BenchmarkHook200Filters times the hook on a command that one of 200

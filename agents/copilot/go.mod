@@ -3,7 +3,7 @@ module github.com/gotk-dev/gotk/agents/copilot
 go 1.26.0
 
 require (
-	github.com/gotk-dev/gotk/core v0.0.0
+	github.com/gotk-dev/gotk/core v0.1.0
 	github.com/rogpeppe/go-internal v1.16.0
 )
 
@@ -15,5 +15,3 @@ require (
 	golang.org/x/tools v0.52.0 // indirect
 	mvdan.cc/sh/v3 v3.14.1 // indirect
 )
-
-replace github.com/gotk-dev/gotk/core => ../../core

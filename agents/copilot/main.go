@@ -1,11 +1,13 @@
-// Command gotk-hook-copilot is GitHub Copilot's pre-tool hook. One binary
-// serves three hosts, told apart by the payload: VS Code Copilot Chat (and
-// Copilot CLI's PascalCase PreToolUse), Copilot CLI's camelCase
-// preToolUse, and JetBrains Copilot, which cannot rewrite. See Handle.
-package main
+// Package copilot is gotk-hook-copilot (its main is cmd/gotk-hook-copilot),
+// GitHub Copilot's pre-tool hook. One binary serves three hosts, told apart
+// by the payload: VS Code Copilot Chat (and Copilot CLI's PascalCase
+// PreToolUse), Copilot CLI's camelCase preToolUse, and JetBrains Copilot,
+// which cannot rewrite. See Handle.
+package copilot
 
 import "github.com/gotk-dev/gotk/core/hookio"
 
 var agent = hookio.Agent{Name: "copilot", Host: "copilot", Handle: Handle}
 
-func main() { hookio.Main(agent) }
+// Main runs the hook on the process's stdin and stdout, and exits 0.
+func Main() { hookio.Main(agent) }

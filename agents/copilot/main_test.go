@@ -1,4 +1,4 @@
-package main
+package copilot
 
 import (
 	"os"
@@ -9,7 +9,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-func TestMain(m *testing.M) { hookiotest.Main(m, "gotk-hook-copilot", main) }
+func TestMain(m *testing.M) { hookiotest.Main(m, "gotk-hook-copilot", Main) }
 
 // TestScripts runs testdata/*.txtar against the real binary.
 // A scenario runs the hook as Copilot CLI does, as a child of a process
@@ -38,7 +38,7 @@ func FuzzHandle(f *testing.F) { hookiotest.Fuzz(f, agent, seeds, checkAnswer) }
 // BenchmarkHook times the built binary on a typical payload against the
 // `{}` floor (make bench).
 func BenchmarkHook(b *testing.B) {
-	hookiotest.Bench(b, ".", []byte(seeds[0]))
+	hookiotest.Bench(b, "./cmd/gotk-hook-copilot", []byte(seeds[0]))
 }
 
 // TestStories runs the stories every hook shares (hookiotest/stories) on

@@ -1,7 +1,8 @@
-// Command gotk-hook-cursor is Cursor's preToolUse hook (matcher Shell), for
-// the IDE agent and cursor-agent: it answers with a token-saving rewrite of
-// the shell command, or `{}`. See Handle.
-package main
+// Package cursor is gotk-hook-cursor (its main is cmd/gotk-hook-cursor),
+// Cursor's preToolUse hook (matcher Shell), for the IDE agent and
+// cursor-agent: it answers with a token-saving rewrite of the shell command,
+// or `{}`. See Handle.
+package cursor
 
 import (
 	"github.com/gotk-dev/gotk/core/hookio"
@@ -10,4 +11,5 @@ import (
 
 var agent = hookio.Agent{Name: "cursor", Host: permission.Cursor, NoOp: noop, Handle: Handle}
 
-func main() { hookio.Main(agent) }
+// Main runs the hook on the process's stdin and stdout, and exits 0.
+func Main() { hookio.Main(agent) }

@@ -1,4 +1,4 @@
-package main
+package cursor
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 	"github.com/gotk-dev/gotk/core/hookio/hookiotest"
 )
 
-func TestMain(m *testing.M) { hookiotest.Main(m, "gotk-hook-cursor", main) }
+func TestMain(m *testing.M) { hookiotest.Main(m, "gotk-hook-cursor", Main) }
 
 // TestScripts runs testdata/*.txtar against the real binary.
 func TestScripts(t *testing.T) { hookiotest.Scripts(t) }
@@ -17,7 +17,7 @@ func FuzzHandle(f *testing.F) { hookiotest.Fuzz(f, agent, seeds, checkAnswer) }
 // BenchmarkHook times the built binary on a typical payload against the
 // `{}` floor (make bench).
 func BenchmarkHook(b *testing.B) {
-	hookiotest.Bench(b, ".", []byte(seeds[0]))
+	hookiotest.Bench(b, "./cmd/gotk-hook-cursor", []byte(seeds[0]))
 }
 
 // TestStories runs the stories every hook shares (hookiotest/stories) on

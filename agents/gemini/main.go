@@ -1,7 +1,8 @@
-// Command gotk-hook-gemini is Gemini CLI's BeforeTool hook (matcher
-// run_shell_command): it answers with a token-saving rewrite of the shell
-// command, or {"decision":"allow"}. See Handle.
-package main
+// Package gemini is gotk-hook-gemini (its main is cmd/gotk-hook-gemini),
+// Gemini CLI's BeforeTool hook (matcher run_shell_command): it answers with a
+// token-saving rewrite of the shell command, or {"decision":"allow"}. See
+// Handle.
+package gemini
 
 import (
 	"github.com/gotk-dev/gotk/core/hookio"
@@ -10,4 +11,5 @@ import (
 
 var agent = hookio.Agent{Name: "gemini", Host: permission.Gemini, NoOp: noop, Handle: Handle}
 
-func main() { hookio.Main(agent) }
+// Main runs the hook on the process's stdin and stdout, and exits 0.
+func Main() { hookio.Main(agent) }

@@ -1,4 +1,4 @@
-package main
+package vibe
 
 import (
 	"encoding/json"

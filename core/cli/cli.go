@@ -16,13 +16,15 @@ import (
 	"github.com/gotk-dev/gotk/core/permission"
 )
 
-// Exit codes of `gotk rewrite` (compatible with RTK's).
+// Exit codes of `gotk rewrite` (compatible with RTK's). A usage error exits
+// 2 like every gotk command's: a wrapper reads it as deny, "leave the
+// command to the host", which is also right for a call it got wrong.
 const (
-	ExitAllow = 0  // rewritten; the host may run it without asking
-	ExitNone  = 1  // nothing to rewrite
-	ExitDeny  = 2  // a deny rule matches; leave it to the host
-	ExitAsk   = 3  // rewritten; the host must ask
-	ExitUsage = 64 // bad flags
+	ExitAllow = 0 // rewritten; the host may run it without asking
+	ExitNone  = 1 // nothing to rewrite
+	ExitDeny  = 2 // a deny rule matches; leave it to the host
+	ExitAsk   = 3 // rewritten; the host must ask
+	ExitUsage = 2 // bad flags or no command
 )
 
 // Hosts lists the --host values: core/host's profiles.

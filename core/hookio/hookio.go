@@ -180,6 +180,9 @@ func (d *diagnostics) warn(lines ...string) {
 // Main runs the hook for a on the real stdin, stdout and environment, and
 // exits 0.
 func Main(a Agent) {
+	if OwnFlags(a, os.Args[1:], os.Stdout) {
+		os.Exit(0)
+	}
 	Run(a, OSEnv(), os.Stdin, os.Stdout, os.Stderr)
 	os.Exit(0)
 }

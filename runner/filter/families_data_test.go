@@ -1,6 +1,6 @@
 package filter
 
-// families is command-families.tsv (../shared/docs) with, per family, the
+// families is the team's command-families table (category, family, RTK, snip) with, per family, the
 // commands that probe it: TestFamilies writes docs/families.md from the
 // registry (which rule each probe gets) and the corpus (which cases show it).
 var families = []family{

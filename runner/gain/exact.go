@@ -71,6 +71,6 @@ func (e *Exact) text(w io.Writer) {
 		fmt.Fprintln(w, "exact (o200k): no kept samples to recount (gotk recall --list shows what is kept)")
 		return
 	}
-	fmt.Fprintf(w, "exact (o200k) on %d kept samples: %d raw tokens shown as %d, saved %d (bytes/4 estimated %d)\n",
-		e.Samples, e.RawTokens, e.ShownTokens, e.SavedTokens, e.EstimatedSaved)
+	fmt.Fprintf(w, "exact (o200k) on %s kept samples: %s raw tokens shown as %s, saved %s (bytes/4 estimated %s)\n",
+		Thousands(int64(e.Samples)), Thousands(e.RawTokens), Thousands(e.ShownTokens), Thousands(e.SavedTokens), Thousands(e.EstimatedSaved))
 }

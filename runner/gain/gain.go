@@ -1,5 +1,6 @@
 // Package gain turns recorded runs (runner/store) into the `gotk gain`
-// report: totals, by command, by day, a bar chart, JSON and CSV.
+// report: totals, by command, by day (week, month), a bar chart, the last
+// runs, JSON and CSV.
 //
 // Savings are honest: computed from bytes, signed (a run whose output grew
 // counts negative), and capped per run at what the agent's own tool-output
@@ -11,9 +12,13 @@ package gain
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/gotk-dev/gotk/core/registry"
+	"github.com/gotk-dev/gotk/core/shell"
 	"github.com/gotk-dev/gotk/runner/store"
 )
 
@@ -32,6 +37,8 @@ type Row struct {
 	Raw      int64  `json:"raw_bytes"`   // raw bytes the agent would have seen (capped per run)
 	Shown    int64  `json:"shown_bytes"` // bytes shown instead (capped per run)
 	Saved    int64  `json:"saved_bytes"` // Raw - Shown; negative when gotk made it longer
+	// Time is the time the runs took, from their recorded durations.
+	Time time.Duration `json:"-"`
 }
 
 // SavedTokens estimates the tokens saved.
@@ -47,6 +54,7 @@ func (r Row) Percent() float64 {
 
 func (r *Row) add(run store.Run, limit int64) {
 	r.Runs++
+	r.Time += run.Duration
 	if !run.Measured {
 		return
 	}
@@ -63,9 +71,66 @@ type Report struct {
 	Since   time.Time `json:"since"`
 	Limit   int64     `json:"agent_limit_bytes"`
 	Total   Row       `json:"total"`
-	ByRule  []Row     `json:"by_command"` // most saved first
-	ByDay   []Row     `json:"by_day"`     // oldest first, Key = YYYY-MM-DD (local time)
+	ByRule  []Row     `json:"by_command"` // Key = CommandName ("git status"), most saved first
+	ByDay   []Row     `json:"by_day"`     // active days, oldest first, Key = YYYY-MM-DD (local time)
+	ByWeek  []Row     `json:"by_week"`    // Key = ISO week, YYYY-Www
+	ByMonth []Row     `json:"by_month"`   // Key = YYYY-MM
 	Exact   *Exact    `json:"exact,omitempty"`
+}
+
+// Period is the span gain groups runs by in time.
+type Period string
+
+// The periods of `gotk gain --daily|--weekly|--monthly`.
+const (
+	Day   Period = "day"
+	Week  Period = "week"
+	Month Period = "month"
+)
+
+// key names the period t falls in, in local time.
+func (p Period) key(t time.Time) string {
+	t = t.Local()
+	switch p {
+	case Week:
+		y, w := t.ISOWeek()
+		return fmt.Sprintf("%04d-W%02d", y, w)
+	case Month:
+		return t.Format("2006-01")
+	}
+	return t.Format(time.DateOnly)
+}
+
+// Periods returns the rows of one period, oldest first.
+func (rep Report) Periods(p Period) []Row {
+	switch p {
+	case Week:
+		return rep.ByWeek
+	case Month:
+		return rep.ByMonth
+	}
+	return rep.ByDay
+}
+
+// CommandName names a recorded command line for a report: "git status",
+// "go test" (core/registry.CommandName).
+func CommandName(line string) string {
+	var argv []string
+	if s, err := shell.Parse(line); err == nil && len(s.Commands) > 0 {
+		for _, w := range s.Commands[0].Words {
+			if w.Literal {
+				argv = append(argv, w.Value)
+			} else {
+				argv = append(argv, w.Raw)
+			}
+		}
+	} else {
+		argv = strings.Fields(line)
+	}
+	if n := registry.CommandName(argv); n != "" {
+		return n
+	}
+	return "(none)"
 }
 
 // Build groups runs (oldest first, as store.Runs returns them).
@@ -74,21 +139,22 @@ func Build(runs []store.Run, project string, limit int64) Report {
 	if len(runs) > 0 {
 		rep.Since = runs[0].At
 	}
-	byRule := map[string]*Row{}
-	byDay := map[string]*Row{}
+	byCommand := map[string]*Row{}
+	byPeriod := map[Period]map[string]*Row{Day: {}, Week: {}, Month: {}}
 	for _, r := range runs {
 		rep.Total.add(r, limit)
-		key := r.Rule
-		if key == "" {
-			key = "(no rule)"
+		row(byCommand, CommandName(r.Command)).add(r, limit)
+		for p, m := range byPeriod {
+			row(m, p.key(r.At)).add(r, limit)
 		}
-		row(byRule, key).add(r, limit)
-		row(byDay, r.At.Local().Format(time.DateOnly)).add(r, limit)
 	}
-	rep.ByRule = sorted(byRule, func(a, b Row) int {
+	rep.ByRule = sorted(byCommand, func(a, b Row) int {
 		return cmp.Or(cmp.Compare(b.Saved, a.Saved), cmp.Compare(b.Runs, a.Runs), cmp.Compare(a.Key, b.Key))
 	})
-	rep.ByDay = sorted(byDay, func(a, b Row) int { return cmp.Compare(a.Key, b.Key) })
+	oldestFirst := func(a, b Row) int { return cmp.Compare(a.Key, b.Key) }
+	rep.ByDay = sorted(byPeriod[Day], oldestFirst)
+	rep.ByWeek = sorted(byPeriod[Week], oldestFirst)
+	rep.ByMonth = sorted(byPeriod[Month], oldestFirst)
 	return rep
 }
 

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/gotk-dev/gotk/core/version"
 	"github.com/gotk-dev/gotk/installer/install"
 )
 
 func main() {
+	install.Version = version.String() // the one version every gotk binary prints
 	e, err := install.OSEnv()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "gotk-install: %v\n", err)

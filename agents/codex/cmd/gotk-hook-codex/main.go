@@ -1,0 +1,8 @@
+// Command gotk-hook-codex is Codex CLI's pre-tool hook: it reads the agent's
+// JSON on stdin and answers with a token-saving rewrite of the shell command,
+// or with the agent's no-op. The hook is package codex; this is its edge.
+package main
+
+import "github.com/gotk-dev/gotk/agents/codex"
+
+func main() { codex.Main() }
