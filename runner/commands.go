@@ -44,6 +44,8 @@ type grammar struct {
 	Gain    gainCmd   `cmd:"" help:"Report the tokens gotk saved."`
 	Verify  struct{}  `cmd:"" help:"Check that gotk's hooks are installed and answer (exit 1 when one fails)."`
 	Doctor  struct{}  `cmd:"" help:"Diagnose the installation: agents found, binaries, PATH, and how to fix each problem."`
+
+	Discover discoverCmd `cmd:"" help:"Read the agents' own transcripts: what ran without gotk, what went through it, what to filter next."`
 }
 
 type passArgs struct {
@@ -106,6 +108,8 @@ func (a *app) command(args []string) (code int) {
 		return a.recall(g.Recall)
 	case strings.HasPrefix(cmd, "gain"):
 		return a.gain(g.Gain)
+	case strings.HasPrefix(cmd, "discover"):
+		return a.discover(g.Discover)
 	case cmd == "verify", cmd == "doctor":
 		return installerChecks(cmd, a)
 	}
