@@ -63,6 +63,17 @@ func AgentNames() []string {
 	return out
 }
 
+// Files lists the transcript files of one agent that a scan reads (nil
+// for an unknown agent).
+func Files(agent string, e Env) []string {
+	for _, a := range agents {
+		if a.name == agent {
+			return a.find(e)
+		}
+	}
+	return nil
+}
+
 // Stats counts what a scan read.
 type Stats struct {
 	Files   int `json:"files"`

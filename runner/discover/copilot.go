@@ -140,7 +140,7 @@ func knownFamily(t string, families []string) bool {
 }
 
 // copilotTrailer is the line Copilot CLI appends to a command's output.
-var copilotTrailer = regexp.MustCompile(`\n?<shellId: [^>]* completed with exit code (-?\d+)>\s*\z`)
+var copilotTrailer = regexp.MustCompile(`<shellId: [^>]* completed with exit code (-?\d+)>\s*\z`)
 
 func copilotOutput(out string) (string, int) {
 	m := copilotTrailer.FindStringSubmatchIndex(out)

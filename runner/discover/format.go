@@ -37,10 +37,10 @@ func (r *Report) Text(w io.Writer, scope string) {
 		fmt.Fprintf(w, "looked for: %s\n", strings.Join(AgentNames(), ", "))
 		return
 	}
-	fmt.Fprintf(w, "gotk discover: %s shell calls in %s sessions of %s, %s (%s)\n",
-		thousands(int64(calls)), thousands(int64(sessions)), strings.Join(names, ", "), since, scope)
+	fmt.Fprintf(w, "gotk discover: %s in %s of %s, %s (%s)\n",
+		plural(calls, "shell call"), plural(sessions, "session"), strings.Join(names, ", "), since, scope)
 	s := r.Scanned
-	fmt.Fprintf(w, "read %s files, %s records", thousands(int64(s.Files)), thousands(int64(s.Records)))
+	fmt.Fprintf(w, "read %s, %s", plural(s.Files, "file"), plural(s.Records, "record"))
 	if s.Skipped > 0 {
 		var why []string
 		for _, x := range []struct {
@@ -60,18 +60,18 @@ func (r *Report) Text(w io.Writer, scope string) {
 
 	fmt.Fprintln(w)
 	t := r.Through
-	fmt.Fprintf(w, "through gotk  %s calls, %s tokens shown", thousands(int64(t.Count)), thousands(t.ShownTokens))
+	fmt.Fprintf(w, "through gotk  %s, %s tokens shown", plural(t.Count, "call"), thousands(t.ShownTokens))
 	if t.Count+r.MissedTotal.Count > 0 {
 		fmt.Fprintf(w, "; adoption %.1f%% of the calls gotk rewrites today", t.AdoptionPct)
 	}
 	fmt.Fprintln(w)
 	m := r.MissedTotal
-	fmt.Fprintf(w, "missed        %s calls, %s output tokens, ≈ %s could have been saved\n", thousands(int64(m.Count)), thousands(m.Tokens), thousands(m.Saved))
+	fmt.Fprintf(w, "missed        %s, %s output tokens, ≈ %s could have been saved\n", plural(m.Count, "call"), thousands(m.Tokens), thousands(m.Saved))
 	if d := r.DeclinedTotal; d.Count > 0 {
-		fmt.Fprintf(w, "declined      %s calls, %s output tokens (gotk has a rule, but would not rewrite them)\n", thousands(int64(d.Count)), thousands(d.Tokens))
+		fmt.Fprintf(w, "declined      %s, %s output tokens (gotk has a rule, but would not rewrite them)\n", plural(d.Count, "call"), thousands(d.Tokens))
 	}
 	if u := r.UnhandledTotal; u.Count > 0 {
-		fmt.Fprintf(w, "unhandled     %s calls, %s output tokens (no rule yet)\n", thousands(int64(u.Count)), thousands(u.Tokens))
+		fmt.Fprintf(w, "unhandled     %s, %s output tokens (no rule yet)\n", plural(u.Count, "call"), thousands(u.Tokens))
 	}
 
 	if len(r.Missed) > 0 {
@@ -114,8 +114,8 @@ func (r *Report) Text(w io.Writer, scope string) {
 	fmt.Fprintf(w, "\nby agent\n")
 	for _, n := range names {
 		a := r.Agents[n]
-		fmt.Fprintf(w, "  %-9s %5d sessions %7d calls: %d through gotk, %d missed, %d declined, %d unhandled\n",
-			n, a.Sessions, a.Calls, a.Through, a.Missed, a.Declined, a.Unhandled)
+		fmt.Fprintf(w, "  %-9s %s, %s: %d through gotk, %d missed, %d declined, %d unhandled\n",
+			n, plural(a.Sessions, "session"), plural(a.Calls, "call"), a.Through, a.Missed, a.Declined, a.Unhandled)
 	}
 	fmt.Fprintln(w, "\n(tokens: o200k over the text each model received; counts are shell calls; estimates as the last")
 	fmt.Fprintln(w, "column says: gotk's filter run on the recorded output, or a measured share when the filter needs")
@@ -193,4 +193,12 @@ func thousands(n int64) string {
 		return "-" + b.String()
 	}
 	return b.String()
+}
+
+// plural is "1 call", "2 calls", "1,204 calls".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return thousands(int64(n)) + " " + noun + "s"
 }

@@ -133,9 +133,11 @@ func geminiProject(tmpDir string) string {
 
 // geminiTrailer is a line of the framing Gemini CLI puts after a
 // command's output ("Output: …\nExit Code: 1\nProcess Group PGID: 4711");
-// older versions also put "Command: …" and "Directory: …" before it.
+// older versions also put "Command: …" and "Directory: …" before it, and
+// "Error: (none)" after (an "Error: …" line with more may be the
+// command's own last line, so it stays).
 var (
-	geminiTrailer = regexp.MustCompile(`\A(Error|Exit Code|Signal|Background PIDs|Process Group PGID): ?(.*)\z`)
+	geminiTrailer = regexp.MustCompile(`\A(Error: \(none\)|(Exit Code|Signal|Background PIDs|Process Group PGID): ?(.*))\z`)
 	geminiLeader  = regexp.MustCompile(`\A(?:(?:Command|Directory): [^\n]*\n)*Output: ?`)
 )
 
@@ -159,8 +161,8 @@ func geminiOutput(out string) (string, int) {
 		if m == nil {
 			break
 		}
-		if m[1] == "Exit Code" {
-			if n, err := strconv.Atoi(strings.TrimSpace(m[2])); err == nil {
+		if m[2] == "Exit Code" {
+			if n, err := strconv.Atoi(strings.TrimSpace(m[3])); err == nil {
 				exit = n
 			}
 		}

@@ -248,7 +248,7 @@ func (a *aggregate) report(stats map[string]Stats) *Report {
 		rep.cut.unhandled, rep.Unhandled = cutRows(rep.Unhandled, l)
 	}
 	for i := range rep.Unhandled {
-		if i < suggestions {
+		if i < suggestions && rep.Unhandled[i].OutputTokens >= minSuggest {
 			rep.Unhandled[i].SuggestedFilter = skeleton(rep.Unhandled[i], a.o.ShowOutput)
 		}
 	}
@@ -256,8 +256,11 @@ func (a *aggregate) report(stats map[string]Stats) *Report {
 }
 
 // suggestions is how many of the top unhandled commands get a filter
-// skeleton.
-const suggestions = 3
+// skeleton, when their output came to at least minSuggest tokens.
+const (
+	suggestions = 3
+	minSuggest  = 200
+)
 
 func cutRows[T any](rows []T, limit int) (int, []T) {
 	if len(rows) <= limit {

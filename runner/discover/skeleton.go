@@ -21,7 +21,7 @@ func skeleton(u Unhandled, show bool) string {
 	if u.Count > 0 {
 		perCall = u.Lines / int64(u.Count)
 	}
-	fmt.Fprintf(&b, "# `%s`: %d calls, %s output tokens, about %d lines a call (gotk discover)\n", u.Command, u.Count, thousands(u.OutputTokens), perCall)
+	fmt.Fprintf(&b, "# `%s`: %s, %s output tokens, about %s a call (gotk discover)\n", u.Command, plural(u.Count, "call"), thousands(u.OutputTokens), plural(int(perCall), "line"))
 	fmt.Fprintf(&b, "[filters.%s]\n", name)
 	fmt.Fprintf(&b, "description = %s\n", tomlString(u.Command+": the lines that matter"))
 	fmt.Fprintf(&b, "match_command = %s\n", tomlString(matchCommand(u.Command)))
