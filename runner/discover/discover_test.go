@@ -280,3 +280,46 @@ func TestParseTime(t *testing.T) {
 		t.Error("no time should be the zero time")
 	}
 }
+
+// TestFileBeingWritten: a transcript the agent is still writing — records
+// arriving in pieces while gotk reads — is read up to where it is; at most
+// the record being written is counted as cut off, and once the writer is
+// done every call is there.
+func TestFileBeingWritten(t *testing.T) {
+	home := t.TempDir()
+	path := filepath.Join(home, ".claude", "projects", "p", "s.jsonl")
+	writeFile(t, path, "")
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const calls = 400
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range calls {
+			rec := claudeRecords(fmt.Sprintf("t%d", i), "git status", "On branch main\n", "2026-12-01T03:00:00Z")
+			for len(rec) > 0 { // in pieces of odd sizes, as a writer's buffer flushes
+				n := min(len(rec), 97+i%50)
+				f.WriteString(rec[:n])
+				rec = rec[n:]
+			}
+			if i%10 == 0 {
+				time.Sleep(time.Millisecond) // let the scans see it half written
+			}
+		}
+	}()
+	for range 5 {
+		rep := Scan(Options{Env: Env{Home: home}, Workers: 2})
+		t.Logf("mid-write: %d calls read, %d records cut off", rep.MissedTotal.Count, rep.Scanned.Malformed)
+		if s := rep.Scanned; s.Malformed > 1 || s.Unknown+s.Oversized > 0 || rep.MissedTotal.Count > calls {
+			t.Errorf("mid-write: %+v, %d calls", s, rep.MissedTotal.Count)
+		}
+	}
+	<-done
+	f.Close()
+	rep := Scan(Options{Env: Env{Home: home}, Workers: 2})
+	if rep.Scanned.Skipped != 0 || rep.MissedTotal.Count != calls {
+		t.Errorf("after the writer: %+v, %d calls; want nothing skipped, %d calls", rep.Scanned, rep.MissedTotal.Count, calls)
+	}
+}
