@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -157,5 +158,62 @@ func (e *Env) saveFixture(bin, dir string) {
 		e.T.Fatalf("fixture tool: %v\n%s", err, out)
 	} else {
 		e.T.Logf("saved the transcripts in %s:\n%s", abs, out)
+	}
+}
+
+// TestDiscoverRefused: a call the agent refused to run is not counted as
+// missed (it never ran), and a Copilot CLI session that asked for a
+// permission was not started with --allow-all-tools, so gotk's hook would
+// not have rewritten its git status there: declined, with that reason.
+// Claude in -p refuses `touch x` (it needs approval); Copilot with only
+// --allow-tool 'shell(git:*)' denies `touch x` and runs git status.
+func TestDiscoverRefused(t *testing.T) {
+	RequireEnabled(t)
+	fixtures := os.Getenv("GOTK_E2E_DISCOVER_FIXTURES")
+	for _, a := range SelectedAgents() {
+		if a.Name != "claude" && a.Name != "copilot" {
+			continue
+		}
+		t.Run(a.Name, func(t *testing.T) {
+			bin := RequireGotk(t, a)
+			e := NewEnv(t, a, fakemodel.Script{Commands: []string{"touch x", "git status"}})
+			if a.Name == "copilot" {
+				e.Args = slices.DeleteFunc(e.Args, func(s string) bool { return s == "--allow-all-tools" })
+				e.Args = append(e.Args, "--allow-tool", "shell(git:*)")
+			}
+			res := e.Run()
+			res.Require(t, a.Name, 2)
+			if _, err := os.Stat(filepath.Join(e.Project, "x")); err == nil {
+				t.Fatalf("%s ran touch x; the test needs it refused", a.Name)
+			}
+			out := e.gotk(bin, "discover", "--json", "--since", "all")
+			t.Logf("gotk discover --json:\n%s", out)
+			var rep struct {
+				discoverJSON
+				Agents map[string]struct {
+					Calls  int `json:"calls"`
+					NotRun int `json:"not_run"`
+				} `json:"agents"`
+			}
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatal(err)
+			}
+			if got := rep.Agents[a.Name]; got.NotRun != 1 || got.Calls != 1 {
+				t.Errorf("%s: %d calls ran, %d refused; want 1 and 1", a.Name, got.Calls, got.NotRun)
+			}
+			switch a.Name {
+			case "claude":
+				if len(rep.Missed) != 1 || rep.Missed[0].Command != "git status" {
+					t.Errorf("claude: missed %+v, want git status alone", rep.Missed)
+				}
+			case "copilot":
+				if len(rep.Missed) != 0 || len(rep.Declined) != 1 || !strings.Contains(rep.Declined[0].Reason, "--allow-all-tools") {
+					t.Errorf("copilot: missed %+v, declined %+v; want git status declined for the session's flags", rep.Missed, rep.Declined)
+				}
+			}
+			if fixtures != "" {
+				e.saveFixture(bin, filepath.Join(fixtures, a.Name, "refused"))
+			}
+		})
 	}
 }

@@ -29,6 +29,10 @@ type Call struct {
 	// AllowAll: a Copilot CLI session that never asked for a permission
 	// (consistent with --allow-all-tools; see copilot.go).
 	AllowAll bool
+	// Refused: the agent did not run the command (its permissions refused
+	// it), as the transcript records in so many words. Such a call is
+	// counted apart: it neither ran raw nor through gotk.
+	Refused bool
 	// unwrap returns the command's own output from Output, without the
 	// agent's framing (Codex's header, Gemini's <untrusted_context>), and the
 	// exit status the framing states (-1: none).

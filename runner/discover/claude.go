@@ -15,7 +15,9 @@ import (
 // content, is_error}. A PreToolUse hook that changed the command leaves an
 // "attachment" record {type:"hook_success", toolUseID, stdout} in between,
 // whose stdout is the hook's answer (hookSpecificOutput.updatedInput). User
-// records carry the session's permissionMode.
+// records carry the session's permissionMode, and a result record its
+// permissionDecision: {"decision":"reject"} when Claude refused to run
+// the command (it needed an approval nobody gave).
 
 func claudeFiles(e Env) []string {
 	roots := []string{e.dir("CLAUDE_CONFIG_DIR", ".claude")}
@@ -52,7 +54,10 @@ type claudeLine struct {
 	Cwd            string          `json:"cwd"`
 	SessionID      string          `json:"sessionId"`
 	PermissionMode string          `json:"permissionMode"`
-	Message        *struct {
+	Decision       *struct {
+		Decision string `json:"decision"`
+	} `json:"permissionDecision"`
+	Message *struct {
 		Content json.RawMessage `json:"content"`
 	} `json:"message"`
 	Attachment *struct {
@@ -117,6 +122,7 @@ func readClaude(path string, s *scan) {
 					if b.IsError {
 						c.Exit = 1
 					}
+					c.Refused = l.Decision != nil && l.Decision.Decision == "reject"
 					s.emitCall(c)
 				}
 			}

@@ -15,7 +15,8 @@ import (
 // data, id, timestamp}; session.start has data.context.cwd; a shell call is
 // tool.execution_start {toolCallId, toolName:"bash", arguments:{command}}
 // and tool.execution_complete {toolCallId, success, result:{content} or
-// error:{message}, shellExecution:{exitCode}}. The transcript does not
+// error:{message, code}, shellExecution:{exitCode}}; code "denied" means
+// the command did not run. The transcript does not
 // record a preToolUse hook's rewrite (gotk's own run log does: see
 // gotkruns.go), nor the session's flags. A call the session had to ask
 // about leaves permission.requested; a session that asked about none of
@@ -50,6 +51,7 @@ type copilotLine struct {
 		} `json:"result"`
 		Error *struct {
 			Message string `json:"message"`
+			Code    string `json:"code"`
 		} `json:"error"`
 		ShellExecution *struct {
 			ExitCode *int `json:"exitCode"`
@@ -96,6 +98,7 @@ func readCopilot(path string, s *scan) {
 				c.Output = d.Result.Content
 			case d.Error != nil:
 				c.Output = d.Error.Message
+				c.Refused = d.Error.Code == "denied"
 			}
 			if d.ShellExecution != nil && d.ShellExecution.ExitCode != nil {
 				c.Exit = *d.ShellExecution.ExitCode

@@ -133,6 +133,9 @@ func Scan(o Options) *Report {
 
 // work classifies one call and measures it.
 func work(c *Call, hostName string, wentThrough bool, d *deciders, est *estimator, tok *counter, show bool) result {
+	if c.Refused {
+		return result{agent: c.Agent, session: c.Session, refused: true}
+	}
 	v := verdict{kind: through}
 	if !wentThrough {
 		v = d.classify(c, hostName)

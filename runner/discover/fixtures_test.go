@@ -205,3 +205,31 @@ func TestOutputStaysPrivate(t *testing.T) {
 		}
 	}
 }
+
+// TestRefused: testdata/{claude,copilot}/refused are e2e's
+// TestDiscoverRefused: `touch x` that the agent refused to run (Claude in
+// -p: it needs approval; Copilot with only --allow-tool 'shell(git:*)'),
+// then git status. The refused call is counted apart, never as missed;
+// Claude's git status is missed; Copilot's is declined, because a session
+// that asked for a permission was not started with --allow-all-tools, the
+// only sessions where gotk's hook rewrites.
+func TestRefused(t *testing.T) {
+	for _, agent := range []string{"claude", "copilot"} {
+		dir := filepath.Join("testdata", agent, "refused")
+		rep := scanFixture(t, agent, dir, fixtureRuns(t, dir), false)
+		var js, txt bytes.Buffer
+		rep.JSON(&js)
+		rep.Text(&txt, "all projects")
+		golden(t, filepath.Join(dir, "report.json"), js.Bytes())
+		golden(t, filepath.Join(dir, "report.txt"), txt.Bytes())
+		if a := rep.Agents[agent]; a.NotRun != 1 || a.Calls != 1 {
+			t.Errorf("%s: %d calls ran, %d refused; want 1 and 1", agent, a.Calls, a.NotRun)
+		}
+		switch {
+		case agent == "claude" && (len(rep.Missed) != 1 || rep.Missed[0].Command != "git status"):
+			t.Errorf("claude: missed %+v, want git status alone", rep.Missed)
+		case agent == "copilot" && (len(rep.Missed) != 0 || len(rep.Declined) != 1 || rep.Declined[0].Reason != askNotRewritten["copilot"]):
+			t.Errorf("copilot: missed %+v, declined %+v", rep.Missed, rep.Declined)
+		}
+	}
+}

@@ -114,8 +114,12 @@ func (r *Report) Text(w io.Writer, scope string) {
 	fmt.Fprintf(w, "\nby agent\n")
 	for _, n := range names {
 		a := r.Agents[n]
-		fmt.Fprintf(w, "  %-9s %s, %s: %d through gotk, %d missed, %d declined, %d unhandled\n",
+		fmt.Fprintf(w, "  %-9s %s, %s: %d through gotk, %d missed, %d declined, %d unhandled",
 			n, plural(a.Sessions, "session"), plural(a.Calls, "call"), a.Through, a.Missed, a.Declined, a.Unhandled)
+		if a.NotRun > 0 {
+			fmt.Fprintf(w, " (and %d the agent refused to run)", a.NotRun)
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w, "\n(tokens: o200k over the text each model received; counts are shell calls; estimates as the last")
 	fmt.Fprintln(w, "column says: gotk's filter run on the recorded output, or a measured share when the filter needs")

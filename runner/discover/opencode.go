@@ -3,6 +3,9 @@ package discover
 import (
 	"database/sql"
 	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -53,7 +56,13 @@ type opencodePart struct {
 }
 
 func readOpenCode(path string, s *scan) {
-	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path)+"?mode=ro&_pragma=busy_timeout(5000)")
+	dsn := "file:" + filepath.ToSlash(path) + "?mode=ro&_pragma=busy_timeout(5000)"
+	if _, err := os.Stat(path + "-wal"); errors.Is(err, fs.ErrNotExist) {
+		// OpenCode is not running (its WAL goes with its last connection):
+		// read the file as it is, without creating -wal and -shm beside it.
+		dsn += "&immutable=1"
+	}
+	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		s.stats.Unreadable = append(s.stats.Unreadable, path+": "+oneLine(err.Error()))
 		return

@@ -77,8 +77,11 @@ type Through struct {
 // AgentStats is one agent's part of the scan.
 type AgentStats struct {
 	Stats
-	Sessions  int `json:"sessions"`
-	Calls     int `json:"calls"`
+	Sessions int `json:"sessions"`
+	Calls    int `json:"calls"` // ran: through gotk, missed, declined or unhandled
+	// NotRun counts the calls the agent refused to run (its transcript
+	// says so); they are in no other count.
+	NotRun    int `json:"not_run"`
 	Through   int `json:"through_gotk"`
 	Missed    int `json:"missed"`
 	Declined  int `json:"declined"`
@@ -95,6 +98,7 @@ type Total struct {
 // result is one classified, measured call.
 type result struct {
 	agent, session string
+	refused        bool
 	v              verdict
 	tokens         int64 // what the model received
 	saved          int64
@@ -134,8 +138,12 @@ func (a *aggregate) add(r result) {
 		a.agents[r.agent] = as
 		a.sessions[r.agent] = map[string]bool{}
 	}
-	as.Calls++
 	a.sessions[r.agent][r.session] = true
+	if r.refused {
+		as.NotRun++
+		return
+	}
+	as.Calls++
 	v := r.v
 	switch v.kind {
 	case through:
