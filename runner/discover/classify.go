@@ -129,11 +129,19 @@ func (d *deciders) classify(c *Call, hostName string) verdict {
 		ReadOnlyAutoAllow: cli.Hosts[hostName].ReadOnly})
 	v := verdict{single: len(segs) == 1}
 	if len(dec.Segments) != len(segs) {
-		// Decide did not get as far as the commands (it could not parse the
-		// line, or gotk is disabled): no rule applies.
+		// Decide stopped before the commands: the line does not parse, or
+		// the host's rule files cannot be read (gotk then steps aside: a
+		// deny, with the reason, which is worth reporting).
 		v.kind, v.command = unhandled, fallbackKey(c.Command)
-		if len(segs) > 0 && segs[0].ok {
-			v.command, v.argv = commandKey(segs[0].argv), segs[0].argv
+		for _, s := range segs {
+			if !s.ok {
+				continue
+			}
+			v.command, v.argv = commandKey(s.argv), s.argv
+			if m, ok := registry.Classify(s.argv); ok && dec.Verdict == decision.Deny {
+				v.kind, v.reason, v.rule, v.category = declined, dec.Reason, m.Rule.ID, m.Rule.Category
+			}
+			break
 		}
 		return v
 	}

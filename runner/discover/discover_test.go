@@ -323,3 +323,50 @@ func TestFileBeingWritten(t *testing.T) {
 		t.Errorf("after the writer: %+v, %d calls; want nothing skipped, %d calls", rep.Scanned, rep.MissedTotal.Count, calls)
 	}
 }
+
+// TestPermissionsToday: a call is judged by the host's rules as they are
+// now, as the hook would: a deny rule keeps gotk out (declined, with the
+// reason), and so does a rule file gotk cannot read (then gotk steps
+// aside).
+func TestPermissionsToday(t *testing.T) {
+	for _, c := range []struct {
+		settings string
+		want     string // the reason git log is declined for ("": missed)
+	}{
+		{`{}`, ""},
+		{`{"permissions":{"deny":["Bash(git log:*)"]}}`, "a deny rule matches"},
+	} {
+		home := t.TempDir()
+		writeFile(t, filepath.Join(home, ".claude", "settings.json"), c.settings)
+		writeFile(t, filepath.Join(home, ".claude", "projects", "p", "s.jsonl"), claudeRecords("t1", "git log -n 2", "commit 1\n", "2026-12-01T03:00:00Z"))
+		rep := Scan(Options{Env: Env{Home: home, Getenv: func(string) string { return "" }}, Workers: 1})
+		switch {
+		case c.want == "" && (rep.MissedTotal.Count != 1 || len(rep.Declined) != 0):
+			t.Errorf("%s: missed %+v, declined %+v; want git log missed", c.settings, rep.Missed, rep.Declined)
+		case c.want != "" && (len(rep.Declined) != 1 || rep.Declined[0].Rule != "git.log" || !strings.HasPrefix(rep.Declined[0].Reason, c.want)):
+			t.Errorf("%s: declined %+v; want git log, %q", c.settings, rep.Declined, c.want)
+		}
+	}
+
+	// The real Codex transcript, with an execpolicy file gotk cannot parse.
+	home := t.TempDir()
+	src, _ := filepath.Abs(filepath.Join("testdata", "codex", "raw", "home"))
+	filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			b, _ := os.ReadFile(p)
+			rel, _ := filepath.Rel(src, p)
+			writeFile(t, filepath.Join(home, rel), string(b))
+		}
+		return nil
+	})
+	writeFile(t, filepath.Join(home, ".codex", "rules", "team.rules"), "x = 1\nprefix_rule(pattern=[x])\n")
+	rep := Scan(Options{Env: Env{Home: home, Getenv: func(string) string { return "" }}, Workers: 1})
+	if rep.MissedTotal.Count != 0 || rep.DeclinedTotal.Count != 5 {
+		t.Fatalf("unreadable rules: missed %+v, declined %+v; want the five calls with a rule declined", rep.Missed, rep.Declined)
+	}
+	for _, d := range rep.Declined {
+		if !strings.HasPrefix(d.Reason, "gotk cannot read the host's permission rules") {
+			t.Errorf("declined %+v", d)
+		}
+	}
+}

@@ -33,8 +33,6 @@ type Report struct {
 	MissedTotal, DeclinedTotal, UnhandledTotal Total `json:"-"`
 	// cut counts the rows --limit left out of each list.
 	cut struct{ missed, declined, unhandled int }
-	// methods: est. saved tokens by estimate method, over Missed.
-	methods map[string]int64
 }
 
 // Row is one command of Missed or Declined.
@@ -120,11 +118,10 @@ type aggregate struct {
 	through  Through
 	agents   map[string]*AgentStats
 	sessions map[string]map[string]bool
-	methods  map[string]int64
 }
 
 func newAggregate(o Options) *aggregate {
-	a := &aggregate{o: o, agents: map[string]*AgentStats{}, sessions: map[string]map[string]bool{}, methods: map[string]int64{}}
+	a := &aggregate{o: o, agents: map[string]*AgentStats{}, sessions: map[string]map[string]bool{}}
 	for i := range a.groups {
 		a.groups[i] = map[string]*group{}
 	}
@@ -153,7 +150,6 @@ func (a *aggregate) add(r result) {
 		return
 	case missed:
 		as.Missed++
-		a.methods[r.method] += r.saved
 	case declined:
 		as.Declined++
 	case unhandled:
@@ -180,7 +176,7 @@ func (a *aggregate) add(r result) {
 }
 
 func (a *aggregate) report(stats map[string]Stats) *Report {
-	rep := &Report{Agents: map[string]AgentStats{}, Through: a.through, methods: a.methods,
+	rep := &Report{Agents: map[string]AgentStats{}, Through: a.through,
 		Missed: []Row{}, Declined: []Row{}, Unhandled: []Unhandled{}}
 	if !a.o.Since.IsZero() {
 		s := a.o.Since
@@ -256,7 +252,7 @@ func (a *aggregate) report(stats map[string]Stats) *Report {
 		rep.cut.unhandled, rep.Unhandled = cutRows(rep.Unhandled, l)
 	}
 	for i := range rep.Unhandled {
-		if i < suggestions && rep.Unhandled[i].OutputTokens >= minSuggest {
+		if i < suggestions && rep.Unhandled[i].OutputTokens >= minSuggest && !strings.HasPrefix(rep.Unhandled[i].Command, "(") {
 			rep.Unhandled[i].SuggestedFilter = skeleton(rep.Unhandled[i], a.o.ShowOutput)
 		}
 	}
