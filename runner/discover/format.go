@@ -159,12 +159,18 @@ func hasSample(r *Report) bool {
 	return false
 }
 
+// sampleOut prints the head of a row's sample (--show-output).
 func sampleOut(w io.Writer, s string) {
 	if s == "" {
 		return
 	}
-	for _, l := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+	const show = 12
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	for _, l := range lines[:min(show, len(lines))] {
 		fmt.Fprintf(w, "      │ %s\n", l)
+	}
+	if len(lines) > show {
+		fmt.Fprintf(w, "      │ … (--json holds %d more lines of it)\n", len(lines)-show)
 	}
 }
 
