@@ -370,3 +370,29 @@ func TestPermissionsToday(t *testing.T) {
 		}
 	}
 }
+
+// TestManyCommands: the lists stay bounded however many distinct commands
+// the transcripts hold; the rest are counted in one row.
+func TestManyCommands(t *testing.T) {
+	defer func(n int) { maxGroups = n }(maxGroups)
+	maxGroups = 3
+	home := t.TempDir()
+	var b strings.Builder
+	for i := range 10 {
+		b.WriteString(claudeRecords(fmt.Sprintf("t%d", i), fmt.Sprintf("tool%d run", i), "out\n", "2026-12-01T03:00:00Z"))
+	}
+	writeFile(t, filepath.Join(home, ".claude", "projects", "p", "s.jsonl"), b.String())
+	rep := Scan(Options{Env: Env{Home: home}, Workers: 2})
+	if len(rep.Unhandled) != 4 || rep.UnhandledTotal.Count != 10 {
+		t.Fatalf("unhandled %+v", rep.Unhandled)
+	}
+	other := 0
+	for _, u := range rep.Unhandled {
+		if u.Command == "(other commands)" {
+			other = u.Count
+		}
+	}
+	if other != 7 {
+		t.Errorf("(other commands) counts %d calls, want 7: %+v", other, rep.Unhandled)
+	}
+}

@@ -157,6 +157,12 @@ func (a *aggregate) add(r result) {
 	}
 	key := v.command + "\x00" + v.rule + "\x00" + v.reason
 	g := a.groups[v.kind][key]
+	if g == nil && len(a.groups[v.kind]) >= maxGroups {
+		// Memory stays bounded however many distinct commands there are.
+		v = verdict{kind: v.kind, command: "(other commands)"}
+		key = v.command + "\x00\x00"
+		g = a.groups[v.kind][key]
+	}
 	if g == nil {
 		g = &group{row: Row{Command: v.command, Rule: v.rule, Reason: v.reason, Category: string(v.category)}, methods: map[string]bool{}}
 		a.groups[v.kind][key] = g
@@ -258,6 +264,10 @@ func (a *aggregate) report(stats map[string]Stats) *Report {
 	}
 	return rep
 }
+
+// maxGroups caps the rows of each list; calls of further commands are
+// counted in one row, "(other commands)".
+var maxGroups = 20000 // a var for tests
 
 // suggestions is how many of the top unhandled commands get a filter
 // skeleton, when their output came to at least minSuggest tokens.
