@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 )
@@ -35,8 +36,20 @@ type Agent struct {
 	// allowWrites lets the run write files in the project without asking,
 	// for agents whose offline config does not already (nil = nothing to do).
 	allowWrites func(e *Env)
+	// keepSessions makes the run save its session transcript where the
+	// agent normally keeps them, for agents whose offline invocation turns
+	// that off (nil = nothing to do).
+	keepSessions func(e *Env)
 	// timedOut is set once a run of the agent hit its timeout.
 	timedOut atomic.Bool
+}
+
+// KeepSessions makes the run write its session transcript (gotk discover
+// reads them): Pi's offline invocation passes --no-session.
+func (a *Agent) KeepSessions(e *Env) {
+	if a.keepSessions != nil {
+		a.keepSessions(e)
+	}
 }
 
 // AllowWrites lets commands of the run create and change files in the
@@ -232,6 +245,9 @@ enabled = false
 			e.WriteFile(filepath.Join(e.Home, ".pi", "agent", "extensions", "e2e.ts"), source)
 		},
 		rewritePlugin: PiRewriteExtension,
+		keepSessions: func(e *Env) {
+			e.Args = slices.DeleteFunc(e.Args, func(a string) bool { return a == "--no-session" })
+		},
 	},
 }
 

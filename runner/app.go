@@ -22,7 +22,7 @@ type app struct {
 // subcommands are gotk's own commands; any other first word is a program
 // to run (`gotk -- recall` runs a program named recall).
 var subcommands = map[string]bool{
-	"rewrite": true, "explain": true, "recall": true, "gain": true,
+	"rewrite": true, "explain": true, "recall": true, "gain": true, "discover": true,
 	"verify": true, "doctor": true, "help": true, // help: gotk --help
 	"filters": true, "trust": true, "untrust": true,
 	"commands": true, "completion": true,

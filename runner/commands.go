@@ -38,6 +38,7 @@ type grammar struct {
 
 	Commands   struct{}      `cmd:"" help:"List every command gotk compacts, with its family."`
 	Completion completionCmd `cmd:"" help:"Print a shell completion script: bash, zsh or fish (source <(gotk completion bash))."`
+	Discover   discoverCmd   `cmd:"" help:"Read the agents' own transcripts: what ran without gotk, what went through it, what to filter next."`
 }
 
 // passArgs is rewrite's and explain's command line. Flags before the
@@ -151,6 +152,8 @@ func (a *app) command(args []string) (code int) {
 		return a.recall(g.Recall)
 	case strings.HasPrefix(cmd, "gain"):
 		return a.gain(g.Gain)
+	case strings.HasPrefix(cmd, "discover"):
+		return a.discover(g.Discover)
 	case cmd == "verify", cmd == "doctor":
 		return installerChecks(cmd, a)
 	case strings.HasPrefix(cmd, "filters test"):

@@ -1,0 +1,131 @@
+package discover
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	_ "modernc.org/sqlite" // the "sqlite" driver
+)
+
+// OpenCode 1.x keeps its sessions in a SQLite database:
+// $XDG_DATA_HOME/opencode/opencode.db (default ~/.local/share). Measured in
+// OpenCode 1.18.33 (e2e): table part(id, message_id, session_id,
+// time_created, time_updated, data) holds one JSON object per message part;
+// a shell call is {type:"tool", tool:"bash", callID, state:{status:
+// "completed"|"error", input:{command}, output, metadata:{exit}, time:{start,
+// end}}}, and state.input.command is what ran (a plugin's rewrite
+// included). session(id, directory) gives the working directory. The file
+// is opened read-only; OpenCode may be writing it (WAL mode) meanwhile.
+
+func opencodeFiles(e Env) []string {
+	dir := filepath.Join(e.Home, ".local", "share", "opencode")
+	if x := e.get("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
+		dir = filepath.Join(x, "opencode")
+	}
+	return glob(filepath.Join(dir, "opencode*.db"))
+}
+
+var opencodeParts = setOf("text", "tool", "step-start", "step-finish", "reasoning", "file", "patch",
+	"snapshot", "agent", "subtask", "retry", "compaction")
+
+type opencodePart struct {
+	Type   string `json:"type"`
+	Tool   string `json:"tool"`
+	CallID string `json:"callID"`
+	State  struct {
+		Status string `json:"status"`
+		Input  struct {
+			Command string `json:"command"`
+			Workdir string `json:"workdir"`
+		} `json:"input"`
+		Output   string `json:"output"`
+		Error    string `json:"error"`
+		Metadata struct {
+			Exit *int `json:"exit"`
+		} `json:"metadata"`
+		Time struct {
+			Start json.RawMessage `json:"start"`
+			End   json.RawMessage `json:"end"`
+		} `json:"time"`
+	} `json:"state"`
+}
+
+func readOpenCode(path string, s *scan) {
+	dsn := "file:" + filepath.ToSlash(path) + "?mode=ro&_pragma=busy_timeout(5000)"
+	if _, err := os.Stat(path + "-wal"); errors.Is(err, fs.ErrNotExist) {
+		// OpenCode is not running (its WAL goes with its last connection):
+		// read the file as it is, without creating -wal and -shm beside it.
+		dsn += "&immutable=1"
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		s.stats.Unreadable = append(s.stats.Unreadable, path+": "+oneLine(err.Error()))
+		return
+	}
+	defer db.Close()
+	var since int64
+	if !s.since.IsZero() {
+		since = s.since.UnixMilli()
+	}
+	// A part longer than MaxLine is not loaded (bounded memory), only counted.
+	rows, err := db.Query(`SELECT p.session_id, COALESCE(s.directory, ''), length(p.data),
+		CASE WHEN length(p.data) <= ? THEN p.data END
+		FROM part p LEFT JOIN session s ON s.id = p.session_id
+		WHERE p.time_updated >= ? ORDER BY p.time_created, p.id`, MaxLine, since)
+	if err != nil {
+		s.stats.Unreadable = append(s.stats.Unreadable, path+": "+oneLine(err.Error()))
+		return
+	}
+	defer rows.Close()
+	s.stats.Files++
+	for rows.Next() {
+		var session, dir string
+		var size int64
+		var data []byte
+		s.stats.Records++
+		if err := rows.Scan(&session, &dir, &size, &data); err != nil {
+			s.malformed()
+			continue
+		}
+		if size > MaxLine {
+			s.stats.Oversized++
+			s.stats.Skipped++
+			continue
+		}
+		var p opencodePart
+		if !decode(data, &p) {
+			s.malformed()
+			continue
+		}
+		if !opencodeParts[p.Type] {
+			s.unknown()
+			continue
+		}
+		if p.Type != "tool" || p.Tool != "bash" || (p.State.Status != "completed" && p.State.Status != "error") {
+			continue
+		}
+		c := &Call{Session: session, Cwd: dir, Start: parseTime(p.State.Time.Start), End: parseTime(p.State.Time.End),
+			Command: p.State.Input.Command, Output: p.State.Output, Exit: -1}
+		if p.State.Output == "" {
+			c.Output = p.State.Error
+		}
+		if p.State.Metadata.Exit != nil {
+			c.Exit = *p.State.Metadata.Exit
+		}
+		if w := p.State.Input.Workdir; w != "" {
+			if !filepath.IsAbs(w) {
+				w = filepath.Join(dir, w)
+			}
+			c.Cwd = w
+		}
+		s.emitCall(c)
+	}
+	if err := rows.Err(); err != nil {
+		s.stats.Unreadable = append(s.stats.Unreadable, path+": "+oneLine(strings.TrimSpace(err.Error())))
+	}
+}

@@ -1,0 +1,96 @@
+package discover
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+)
+
+// Pi writes one JSONL file per session:
+// $PI_CODING_AGENT_DIR/sessions/--<cwd with / as ->--/<time>_<id>.jsonl
+// (default ~/.pi/agent; nothing with --no-session). Measured in Pi 0.73.1
+// (e2e): the first line is {type:"session", id, cwd}; a call is a
+// "message" line whose message {role:"assistant", content:[{type:
+// "toolCall", id, name:"bash", arguments:{command}}]}, its result a later
+// message {role:"toolResult", toolCallId, content:[{type:"text", text}],
+// isError}. An extension's rewrite (gotk's tool_call handler) is not
+// recorded; gotk's own run log is (see gotkruns.go).
+
+func piFiles(e Env) []string {
+	return glob(filepath.Join(e.dir("PI_CODING_AGENT_DIR", ".pi", "agent"), "sessions", "*", "*.jsonl"))
+}
+
+var piKnown = setOf("session", "message", "model_change", "thinking_level_change", "compaction",
+	"branch_summary", "custom", "custom_message", "label", "session_info")
+
+type piLine struct {
+	Type      string          `json:"type"`
+	ID        string          `json:"id"`
+	Cwd       string          `json:"cwd"`
+	Timestamp json.RawMessage `json:"timestamp"`
+	Message   *struct {
+		Role       string          `json:"role"`
+		Content    json.RawMessage `json:"content"`
+		ToolCallID string          `json:"toolCallId"`
+		IsError    bool            `json:"isError"`
+	} `json:"message"`
+}
+
+func readPi(path string, s *scan) {
+	pending := map[string]*Call{}
+	session, cwd := strings.TrimSuffix(filepath.Base(path), ".jsonl"), ""
+	s.lines(path, func(line []byte) bool {
+		var l piLine
+		if !decode(line, &l) {
+			return false
+		}
+		if !piKnown[l.Type] {
+			s.unknown()
+			return true
+		}
+		if l.Type == "session" {
+			session, cwd = l.ID, l.Cwd
+			return true
+		}
+		m := l.Message
+		if l.Type != "message" || m == nil {
+			return true
+		}
+		switch m.Role {
+		case "assistant":
+			var blocks []struct {
+				Type      string `json:"type"`
+				ID        string `json:"id"`
+				Name      string `json:"name"`
+				Arguments struct {
+					Command string `json:"command"`
+				} `json:"arguments"`
+			}
+			if len(m.Content) == 0 || m.Content[0] != '[' {
+				return true
+			}
+			if json.Unmarshal(m.Content, &blocks) != nil {
+				return false
+			}
+			for _, b := range blocks {
+				if b.Type == "toolCall" && b.Name == "bash" {
+					pending[b.ID] = &Call{Session: session, Cwd: cwd, Start: parseTime(l.Timestamp),
+						Command: b.Arguments.Command, Exit: -1}
+				}
+			}
+		case "toolResult":
+			c := pending[m.ToolCallID]
+			if c == nil {
+				return true
+			}
+			delete(pending, m.ToolCallID)
+			c.End = parseTime(l.Timestamp)
+			c.Output = textBlocks(m.Content)
+			if m.IsError {
+				c.Exit = 1
+			}
+			s.emitCall(c)
+		}
+		return true
+	})
+}
