@@ -152,7 +152,7 @@ func TestDoctor(t *testing.T) {
 		t.Fatalf("exit %d, want 1:\n%s", c, w.String())
 	}
 	for _, want := range []string{
-		"codex   global   yes    installed      " + bin + "/gotk-hook-codex",
+		"codex   global   no     installed      " + bin + "/gotk-hook-codex",
 		"gemini  global   yes    not installed",
 		"gotk               " + bin + "/gotk (gotk 0.1.0)",
 		"gemini is used here but gotk is not installed for it: gotk-install --agent gemini",

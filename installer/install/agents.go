@@ -252,16 +252,55 @@ func (a *Agent) Supports(s Scope) bool {
 	return false
 }
 
-// Found reports whether the agent is used on this machine: one of its
-// folders exists or one of its programs is on PATH.
-func (a *Agent) Found(e *Env) bool {
-	for _, d := range a.Dirs(e) {
-		if _, err := os.Stat(d); err == nil {
+// Found reports whether the agent itself is used on this machine: one of
+// its programs is on PATH, or one of its folders holds something
+// gotk-install did not put there. What gotk-install made (recorded in m)
+// does not count: an install into a fresh HOME does not make the agent
+// "found".
+func (a *Agent) Found(e *Env, m *Manifest) bool {
+	for _, p := range a.Programs {
+		if _, err := e.LookPath(p); err == nil {
 			return true
 		}
 	}
-	for _, p := range a.Programs {
-		if _, err := e.LookPath(p); err == nil {
+	ours := m.created()
+	for _, d := range a.Dirs(e) {
+		if foreignIn(d, ours) {
+			return true
+		}
+	}
+	return false
+}
+
+// foreignIn reports whether p exists and is, or holds, something not in
+// ours.
+func foreignIn(p string, ours map[string]bool) bool {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return false
+	}
+	if !ours[p] {
+		return true
+	}
+	if !fi.IsDir() {
+		return false
+	}
+	entries, err := os.ReadDir(p)
+	if err != nil {
+		return true
+	}
+	for _, en := range entries {
+		if foreignIn(filepath.Join(p, en.Name()), ours) {
+			return true
+		}
+	}
+	return false
+}
+
+// recorded reports whether the manifest holds anything of agent a.
+func (m *Manifest) recorded(a string) bool {
+	for _, r := range m.Entries {
+		if r.Agent == a {
 			return true
 		}
 	}

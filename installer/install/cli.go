@@ -10,15 +10,12 @@ package install
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/alecthomas/kong"
-	"github.com/gofrs/flock"
 )
 
 // cli is gotk-install's command line.
@@ -107,8 +104,13 @@ func Main(args []string, e *Env) int {
 		}
 		targets = []*Agent{a}
 	} else {
+		m, err := LoadManifest(e)
+		if err != nil {
+			return fail(e, err)
+		}
 		for _, a := range Agents() {
-			if (scope == "" || a.Supports(scope)) && a.Found(e) {
+			// An uninstall also takes gotk out of agents that are gone.
+			if (scope == "" || a.Supports(scope)) && (a.Found(e, m) || c.Uninstall && m.recorded(a.Name)) {
 				targets = append(targets, a)
 			}
 		}
@@ -131,42 +133,84 @@ func fail(e *Env, err error) int {
 	return 1
 }
 
-// lock takes the install lock, so that two gotk-install runs never
-// interleave their read-modify-write of the same files.
-func lock(e *Env) (*flock.Flock, error) {
-	dir := e.dataDir()
-	if err := mkdirAll(dir); err != nil {
-		return nil, err
-	}
-	l := flock.New(filepath.Join(dir, "install.lock"))
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		ok, err := l.TryLock()
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			return l, nil
-		}
-		if time.Now().After(deadline) {
-			return nil, errors.New(l.Path() + ": another gotk-install has held the lock for 30s")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
+// run plans the changes without a lock and writes nothing when there is
+// nothing to change. Otherwise it takes the lock, plans again (another
+// gotk-install may have changed the files meanwhile) and applies.
 func run(e *Env, targets []*Agent, only Scope, c cli) int {
-	if !c.DryRun {
-		l, err := lock(e)
-		if err != nil {
-			return fail(e, err)
-		}
-		defer l.Unlock()
-	}
 	m, err := LoadManifest(e)
 	if err != nil {
 		return fail(e, err)
 	}
+	pl, summary, err := makePlan(e, targets, only, c, m)
+	if err != nil {
+		return fail(e, err)
+	}
+	if c.DryRun {
+		for _, p := range pl.order {
+			ch := pl.changes[p]
+			if ch.changed() {
+				fmt.Fprint(e.Stdout, unifiedDiff(p, ch.before, ch.after, ch.existed, !ch.remove))
+			}
+		}
+		for _, s := range summary {
+			fmt.Fprintln(e.Stdout, s)
+		}
+		printNotes(e, pl.notes)
+		fmt.Fprintln(e.Stdout, "dry run: nothing was written")
+		return 0
+	}
+	if pl.changed() {
+		unlock, created, err := lockData(e)
+		if err != nil {
+			return fail(e, err)
+		}
+		defer unlock()
+		if m, err = LoadManifest(e); err != nil {
+			removeEmpty(created)
+			return fail(e, err)
+		}
+		m.DataDirs = append(m.DataDirs, created...)
+		if pl, summary, err = makePlan(e, targets, only, c, m); err != nil {
+			removeEmpty(created)
+			return fail(e, err)
+		}
+	}
+	for _, s := range summary {
+		fmt.Fprintln(e.Stdout, s)
+	}
+	if !pl.changed() {
+		printNotes(e, pl.notes)
+		return 0
+	}
+	if e.IsTTY && !c.Yes {
+		fmt.Fprint(e.Stdout, "Apply these changes? [y/N] ")
+		line, _ := bufio.NewReader(e.Stdin).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+			fmt.Fprintln(e.Stdout, "nothing was changed")
+			m.save(e) // removes the data folders this run made, if it made them
+			return 1
+		}
+	}
+	if err := pl.apply(func(s string) { fmt.Fprintln(e.Stdout, s) }); err != nil {
+		return fail(e, err)
+	}
+	for _, r := range pl.drops {
+		m.drop(r.Agent, r.Kind, r.File)
+	}
+	for _, r := range pl.puts {
+		m.put(r)
+	}
+	if err := m.save(e); err != nil {
+		fmt.Fprintf(e.Stderr, "%s: %s: %v (the agents' files were changed)\n", prog, manifestPath(e), err)
+		return 1
+	}
+	printNotes(e, pl.notes)
+	return 0
+}
+
+// makePlan reads every file of targets and plans the run's changes; it
+// writes nothing. summary says, per part, what the plan does.
+func makePlan(e *Env, targets []*Agent, only Scope, c cli, m *Manifest) (*plan, []string, error) {
 	pl := newPlan()
 	var summary []string
 	for _, a := range targets {
@@ -176,22 +220,24 @@ func run(e *Env, targets []*Agent, only Scope, c cli) int {
 		}
 		hook := ""
 		if a.HookBin != "" && !c.Uninstall {
-			if hook, err = e.findBin(a.HookBin); err != nil {
-				return fail(e, err)
+			h, err := e.findBin(a.HookBin)
+			if err != nil {
+				return nil, nil, err
 			}
-			hook = shellQuote(hook)
+			hook = shellQuote(h)
 		}
 		label := fmt.Sprintf("%s (%s)", a.Name, s)
 		any := false
 		for _, p := range a.Parts(e, s, hook) {
 			var verb string
+			var err error
 			if c.Uninstall {
 				verb, err = pl.uninstall(a, p, m)
 			} else {
 				verb, err = pl.install(a, s, p, m)
 			}
 			if err != nil {
-				return fail(e, err)
+				return nil, nil, err
 			}
 			if verb != "" {
 				any = true
@@ -212,50 +258,7 @@ func run(e *Env, targets []*Agent, only Scope, c cli) int {
 			pl.notes = append(pl.notes, runnerNotes(e, a)...)
 		}
 	}
-	if c.DryRun {
-		for _, p := range pl.order {
-			ch := pl.changes[p]
-			if ch.changed() {
-				fmt.Fprint(e.Stdout, unifiedDiff(p, ch.before, ch.after, ch.existed, !ch.remove))
-			}
-		}
-		for _, s := range summary {
-			fmt.Fprintln(e.Stdout, s)
-		}
-		printNotes(e, pl.notes)
-		fmt.Fprintln(e.Stdout, "dry run: nothing was written")
-		return 0
-	}
-	changed := false
-	for _, p := range pl.order {
-		changed = changed || pl.changes[p].changed()
-	}
-	for _, s := range summary {
-		fmt.Fprintln(e.Stdout, s)
-	}
-	if changed && e.IsTTY && !c.Yes {
-		fmt.Fprint(e.Stdout, "Apply these changes? [y/N] ")
-		line, _ := bufio.NewReader(e.Stdin).ReadString('\n')
-		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
-			fmt.Fprintln(e.Stdout, "nothing was changed")
-			return 1
-		}
-	}
-	if err := pl.apply(func(s string) { fmt.Fprintln(e.Stdout, s) }); err != nil {
-		return fail(e, err)
-	}
-	for _, r := range pl.drops {
-		m.drop(r.Agent, r.Kind, r.File)
-	}
-	for _, r := range pl.puts {
-		m.put(r)
-	}
-	if err := m.save(e); err != nil {
-		fmt.Fprintf(e.Stderr, "%s: %s: %v (the agents' files were changed)\n", prog, manifestPath(e), err)
-		return 1
-	}
-	printNotes(e, pl.notes)
-	return 0
+	return pl, summary, nil
 }
 
 // shellQuote quotes a path for the shell that agents run hook commands in,

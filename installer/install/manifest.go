@@ -18,6 +18,9 @@ import (
 type Manifest struct {
 	Version int      `json:"version"`
 	Entries []Record `json:"entries"`
+	// DataDirs are the folders gotk-install made to hold this file (and
+	// its lock): they go with it when they are empty.
+	DataDirs []string `json:"dataDirs,omitempty"`
 }
 
 // Record is one thing gotk-install put in one file.
@@ -92,6 +95,7 @@ func (m *Manifest) save(e *Env) error {
 		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
 			return err
 		}
+		removeEmpty(m.DataDirs)
 		return nil
 	}
 	// The data directory also holds gotk.db, which keeps raw command
@@ -108,6 +112,20 @@ func (m *Manifest) save(e *Env) error {
 		return err
 	}
 	return writeAtomic(p, append(b, '\n'), 0o600)
+}
+
+// created is every file and folder gotk-install made, by path.
+func (m *Manifest) created() map[string]bool {
+	ours := map[string]bool{}
+	for _, r := range m.Entries {
+		if r.CreatedFile {
+			ours[r.File] = true
+		}
+		for _, d := range r.CreatedDirs {
+			ours[d] = true
+		}
+	}
+	return ours
 }
 
 // Sum returns the hex SHA-256 of b.

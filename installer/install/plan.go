@@ -28,9 +28,13 @@ type fileChange struct {
 	newDirs []string // missing parent folders, outermost first
 	rmDirs  []string // folders gotk created, to remove when empty
 	ours    bool     // gotk created the file: there is nothing of the user's to back up
+	planned bool     // a part changes the file; a file no part changes is never written
 }
 
 func (c *fileChange) changed() bool {
+	if !c.planned {
+		return false
+	}
 	if c.remove {
 		return c.existed
 	}
@@ -56,6 +60,16 @@ type plan struct {
 }
 
 func newPlan() *plan { return &plan{changes: map[string]*fileChange{}} }
+
+// changed reports whether the plan writes anything.
+func (pl *plan) changed() bool {
+	for _, p := range pl.order {
+		if pl.changes[p].changed() {
+			return true
+		}
+	}
+	return false
+}
 
 // file returns the pending change of path, reading the file on first use.
 func (pl *plan) file(path string) (*fileChange, error) {
@@ -191,7 +205,7 @@ func (pl *plan) install(a *Agent, s Scope, p part, m *Manifest) (string, error) 
 		}
 		return "", nil
 	}
-	c.after = out
+	c.after, c.planned = out, true
 	pl.puts = append(pl.puts, nrec)
 	return verb, nil
 }
@@ -250,7 +264,7 @@ func (pl *plan) uninstall(a *Agent, p part, m *Manifest) (string, error) {
 	if rec != nil {
 		c.rmDirs = append(c.rmDirs, rec.CreatedDirs...)
 	}
-	c.after = out
+	c.after, c.planned = out, true
 	return "removed", nil
 }
 

@@ -41,7 +41,7 @@ func Inspect(e *Env, m *Manifest) []State {
 }
 
 func inspect(e *Env, m *Manifest, a *Agent, s Scope) State {
-	st := State{Agent: a.Name, Scope: s, Found: a.Found(e), HookBin: a.HookBin}
+	st := State{Agent: a.Name, Scope: s, Found: a.Found(e, m), HookBin: a.HookBin}
 	parts := a.Parts(e, s, "")
 	present := 0
 	for i, p := range parts {
@@ -127,5 +127,3 @@ func inspect(e *Env, m *Manifest, a *Agent, s Scope) State {
 	}
 	return st
 }
-
-func mkdirAll(d string) error { return os.MkdirAll(d, 0o755) }
