@@ -232,6 +232,9 @@ func Verify(w io.Writer, env Env) int {
 		for _, c := range st.Conflicts {
 			line("WARN", label, c)
 		}
+		for _, o := range st.Others {
+			line("WARN", label, o)
+		}
 		if ok {
 			msg := "installed in " + st.File
 			if st.Hook != "" {

@@ -26,6 +26,7 @@ type cli struct {
 	Global    bool   `help:"The user's configuration (default where the agent has one)." xor:"scope"`
 	Project   bool   `help:"The project in the current directory." xor:"scope"`
 	Uninstall bool   `help:"Remove exactly what install added."`
+	Adopt     bool   `help:"Take over gotk entries, blocks and files that gotk-install did not write (an older install, a hand-made entry): install updates them, uninstall removes them."`
 	DryRun    bool   `help:"Print the changes as unified diffs; write nothing."`
 	Yes       bool   `short:"y" help:"Do not ask before changing files."`
 	BinDir    string `help:"Folder holding the gotk-hook-* binaries (default: next to gotk-install, else PATH)." placeholder:"DIR"`
@@ -159,12 +160,14 @@ func run(e *Env, targets []*Agent, only Scope, c cli) int {
 		fmt.Fprintln(e.Stdout, "dry run: nothing was written")
 		return 0
 	}
-	if pl.changed() {
-		unlock, created, err := lockData(e)
+	var created []string
+	if pl.changed(m) {
+		unlock, made, err := lockData(e)
 		if err != nil {
 			return fail(e, err)
 		}
 		defer unlock()
+		created = made
 		if m, err = LoadManifest(e); err != nil {
 			removeEmpty(created)
 			return fail(e, err)
@@ -178,7 +181,8 @@ func run(e *Env, targets []*Agent, only Scope, c cli) int {
 	for _, s := range summary {
 		fmt.Fprintln(e.Stdout, s)
 	}
-	if !pl.changed() {
+	if !pl.changed(m) {
+		removeEmpty(created)
 		printNotes(e, pl.notes)
 		return 0
 	}
@@ -187,19 +191,14 @@ func run(e *Env, targets []*Agent, only Scope, c cli) int {
 		line, _ := bufio.NewReader(e.Stdin).ReadString('\n')
 		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
 			fmt.Fprintln(e.Stdout, "nothing was changed")
-			m.save(e) // removes the data folders this run made, if it made them
+			removeEmpty(created)
 			return 1
 		}
 	}
 	if err := pl.apply(func(s string) { fmt.Fprintln(e.Stdout, s) }); err != nil {
 		return fail(e, err)
 	}
-	for _, r := range pl.drops {
-		m.drop(r.Agent, r.Kind, r.File)
-	}
-	for _, r := range pl.puts {
-		m.put(r)
-	}
+	m = pl.manifest(m)
 	if err := m.save(e); err != nil {
 		fmt.Fprintf(e.Stderr, "%s: %s: %v (the agents' files were changed)\n", prog, manifestPath(e), err)
 		return 1
@@ -212,6 +211,7 @@ func run(e *Env, targets []*Agent, only Scope, c cli) int {
 // writes nothing. summary says, per part, what the plan does.
 func makePlan(e *Env, targets []*Agent, only Scope, c cli, m *Manifest) (*plan, []string, error) {
 	pl := newPlan()
+	pl.adopt = c.Adopt
 	var summary []string
 	for _, a := range targets {
 		s := only

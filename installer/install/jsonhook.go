@@ -62,17 +62,44 @@ func parseErr(src []byte, err error) error {
 	return err
 }
 
-// isOurs reports whether handler h runs gotk's hook binary bin.
-func isOurs(h *jnode, bin string) bool {
+// gotkCommand returns the command of handler h when it runs gotk's hook
+// binary bin: such an entry looks like gotk's, whoever added it.
+func gotkCommand(h *jnode, bin string) (string, bool) {
 	if h == nil || h.kind != jObject {
-		return false
+		return "", false
 	}
 	for _, k := range []string{"command", "bash"} {
 		if cmd, ok := h.getStr(k); ok && programBase(cmd) == bin {
-			return true
+			return cmd, true
 		}
 	}
-	return false
+	return "", false
+}
+
+// owner says which gotk-looking entries are gotk-install's: the one whose
+// command the manifest recorded, or with --adopt every one.
+type owner struct {
+	recorded bool   // the manifest has a record of gotk's entry in this file
+	cmd      string // the command it recorded; "" in records of an older gotk-install (any gotk entry is then its own)
+	adopt    bool   // --adopt: take over every gotk-looking entry
+}
+
+func (o owner) owns(cmd string) bool {
+	switch {
+	case o.adopt:
+		return true
+	case !o.recorded:
+		return false
+	case o.cmd == "":
+		return true
+	}
+	return cmd == o.cmd
+}
+
+// isOurs reports whether handler h is gotk-install's own.
+func (o owner) isOurs(h *jnode, bin string) bool {
+	cmd, ok := gotkCommand(h, bin)
+	return ok && o.owns(cmd)
 }
 
 // programBase returns the basename of the first word of a command line.
@@ -122,17 +149,41 @@ func walk(src []byte, root *jnode, path []string, last jkind) (*jnode, error) {
 	return n, nil
 }
 
-// findOurs lists gotk's handlers in the event array.
-func (s *jsonHookSpec) findOurs(arr *jnode) []hookRef {
-	var refs []hookRef
+// handler returns the handler ref points at.
+func (s *jsonHookSpec) handlerAt(arr *jnode, ref hookRef) *jnode {
+	h := arr.members[ref.elem].val
+	if ref.hook >= 0 {
+		h = h.get("hooks").val.members[ref.hook].val
+	}
+	return h
+}
+
+// where names a handler for messages: hooks.PreToolUse[0].hooks[1].
+func (s *jsonHookSpec) where(ref hookRef) string {
+	if ref.hook < 0 {
+		return fmt.Sprintf("%s[%d]", s.eventPath(), ref.elem)
+	}
+	return fmt.Sprintf("%s[%d].hooks[%d]", s.eventPath(), ref.elem, ref.hook)
+}
+
+// findGotk lists the handlers in the event array that run gotk's hook
+// binary, split into gotk-install's own and the others.
+func (s *jsonHookSpec) findGotk(arr *jnode, o owner) (ours, others []hookRef) {
 	if arr == nil {
-		return nil
+		return nil, nil
+	}
+	add := func(h *jnode, ref hookRef) {
+		if cmd, ok := gotkCommand(h, s.bin); ok {
+			if o.owns(cmd) {
+				ours = append(ours, ref)
+			} else {
+				others = append(others, ref)
+			}
+		}
 	}
 	for i, e := range arr.members {
 		if s.matcher == "" {
-			if isOurs(e.val, s.bin) {
-				refs = append(refs, hookRef{i, -1})
-			}
+			add(e.val, hookRef{i, -1})
 			continue
 		}
 		hs := e.val.get("hooks")
@@ -140,12 +191,32 @@ func (s *jsonHookSpec) findOurs(arr *jnode) []hookRef {
 			continue
 		}
 		for j, h := range hs.val.members {
-			if isOurs(h.val, s.bin) {
-				refs = append(refs, hookRef{i, j})
-			}
+			add(h.val, hookRef{i, j})
 		}
 	}
-	return refs
+	return ours, others
+}
+
+// otherNotes says, for each gotk-looking entry gotk-install does not own,
+// that it is left alone.
+func (s *jsonHookSpec) otherNotes(arr *jnode, refs []hookRef) []string {
+	var notes []string
+	for _, r := range refs {
+		cmd, _ := gotkCommand(s.handlerAt(arr, r), s.bin)
+		notes = append(notes, fmt.Sprintf("another gotk hook, %s, runs %q: gotk-install did not add it and leaves it alone; remove it by hand, or pass --adopt to let gotk-install manage it", s.where(r), cmd))
+	}
+	return notes
+}
+
+// command is the command line gotk's handler runs.
+func (s *jsonHookSpec) command() string {
+	for _, m := range s.handler {
+		if m.k == s.cmdKey {
+			v, _ := m.v.(string)
+			return v
+		}
+	}
+	return ""
 }
 
 // loadRoot parses src and checks that it holds an object (or nothing).
@@ -161,11 +232,13 @@ func loadRoot(src []byte) (*jnode, error) {
 }
 
 // installJSON returns src with gotk's entry present and current, the record
-// needed to undo it, and notes for the user (conflicts).
-func installJSON(src []byte, s *jsonHookSpec) ([]byte, *jsonUndo, []string, error) {
+// needed to undo it (nil when an entry gotk owns was brought up to date),
+// whether entries were adopted, and notes for the user (conflicts, gotk
+// entries it does not own).
+func installJSON(src []byte, s *jsonHookSpec, o owner) ([]byte, *jsonUndo, bool, []string, error) {
 	root, err := loadRoot(src)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, false, nil, err
 	}
 	undo := &jsonUndo{}
 	if root == nil {
@@ -181,19 +254,26 @@ func installJSON(src []byte, s *jsonHookSpec) ([]byte, *jsonUndo, []string, erro
 			undo.Inserts = append(undo.Inserts, insRec{Path: []string{}, Key: m.k})
 		}
 		st := detectStyle(src)
-		return []byte(render(doc, "", "  ", st.nl, false) + st.nl), undo, nil, nil
+		return []byte(render(doc, "", "  ", st.nl, false) + st.nl), undo, false, nil, nil
 	}
 	arr, err := walk(src, root, s.event, jArray)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, false, nil, err
 	}
 	notes := s.conflicts(arr)
-	if refs := s.findOurs(arr); len(refs) > 0 {
-		out, err := s.update(src, arr, refs[0])
-		if len(refs) > 1 {
-			notes = append(notes, fmt.Sprintf("%d gotk entries in %s; the first was kept current, remove the others by hand", len(refs), s.eventPath()))
+	ours, others := s.findGotk(arr, o)
+	notes = append(notes, s.otherNotes(arr, others)...)
+	if len(ours) > 0 {
+		out, err := s.update(src, arr, ours[0])
+		if err == nil && len(ours) > 1 {
+			if o.adopt {
+				// Adopted duplicates would run gotk twice: they go.
+				out, _, err = s.removeEntries(out, ours[1:], owner{adopt: true})
+			} else {
+				notes = append(notes, fmt.Sprintf("%d gotk entries in %s; the first was kept current, remove the others by hand", len(ours), s.eventPath()))
+			}
 		}
-		return out, nil, notes, err
+		return out, nil, o.adopt, notes, err
 	}
 	st := detectStyle(src)
 	for _, rk := range s.rootKeys {
@@ -205,7 +285,7 @@ func installJSON(src []byte, s *jsonHookSpec) ([]byte, *jsonUndo, []string, erro
 		undo.Inserts = append(undo.Inserts, rec)
 		src = applySplices(src, ss)
 		if root, err = loadRoot(src); err != nil {
-			return nil, nil, nil, err
+			return nil, nil, false, nil, err
 		}
 	}
 	// Descend as far as the path exists, then insert the rest in one piece.
@@ -220,14 +300,14 @@ func installJSON(src []byte, s *jsonHookSpec) ([]byte, *jsonUndo, []string, erro
 			ss, rec := insertInto(src, n, st, k, v)
 			rec.Path, rec.Key = append([]string{}, s.event[:i]...), k
 			undo.Inserts = append(undo.Inserts, rec)
-			return applySplices(src, ss), undo, notes, nil
+			return applySplices(src, ss), undo, false, notes, nil
 		}
 		n = m.val
 	}
 	ss, rec := insertInto(src, n, st, "", s.entry())
 	rec.Path = append([]string{}, s.event...)
 	undo.Inserts = append(undo.Inserts, rec)
-	return applySplices(src, ss), undo, notes, nil
+	return applySplices(src, ss), undo, false, notes, nil
 }
 
 // update brings an existing gotk entry up to date in place: other hook
@@ -382,26 +462,36 @@ func removeFrom(src []byte, c *jnode, i int, rec *insRec) []splice {
 		}
 	}
 	ss := []splice{{start, end, ""}}
-	if i > 0 && rec != nil && rec.AddedComma && c.members[i-1].comma >= 0 {
+	// The comma before it goes when gotk added it, or, for an element gotk
+	// did not insert, when the container had no trailing comma: strict JSON
+	// readers (Claude Code, Codex) refuse one.
+	dropComma := rec != nil && rec.AddedComma || rec == nil && m.comma < 0
+	if i > 0 && dropComma && c.members[i-1].comma >= 0 {
 		p := c.members[i-1].comma
 		ss = append(ss, splice{p, p + 1, ""})
 	}
 	return ss
 }
 
-// uninstallJSON removes gotk's entries from src, and with undo, the
-// containers and commas its install added. It reports whether anything
-// was removed.
-func uninstallJSON(src []byte, s *jsonHookSpec, undo *jsonUndo) ([]byte, bool, error) {
+// uninstallJSON removes the gotk entries gotk-install owns from src, and
+// with undo, the containers and commas its install added. It reports
+// whether anything was removed, and notes for the entries it left.
+func uninstallJSON(src []byte, s *jsonHookSpec, undo *jsonUndo, o owner) ([]byte, bool, []string, error) {
 	root, err := loadRoot(src)
 	if err != nil {
-		return nil, false, err
+		return nil, false, nil, err
 	}
 	if root == nil {
-		return src, false, nil
+		return src, false, nil, nil
 	}
-	if _, err := walk(src, root, s.event, jArray); err != nil {
-		return nil, false, err
+	arr, err := walk(src, root, s.event, jArray)
+	if err != nil {
+		return nil, false, nil, err
+	}
+	ours, others := s.findGotk(arr, o)
+	notes := s.otherNotes(arr, others)
+	if len(ours) == 0 {
+		return src, false, notes, nil
 	}
 	var entryRec *insRec
 	if undo != nil {
@@ -411,29 +501,12 @@ func uninstallJSON(src []byte, s *jsonHookSpec, undo *jsonUndo) ([]byte, bool, e
 			}
 		}
 	}
-	removed := false
-	for {
-		arr, _ := walk(src, root, s.event, jArray)
-		refs := s.findOurs(arr)
-		if len(refs) == 0 {
-			break
-		}
-		r := refs[len(refs)-1]
-		var ss []splice
-		if g := arr.members[r.elem].val; r.hook < 0 || allOurs(g.get("hooks").val, s.bin) {
-			ss = removeFrom(src, arr, r.elem, entryRec)
-		} else {
-			ss = removeFrom(src, g.get("hooks").val, r.hook, nil)
-		}
-		entryRec = nil
-		removed = true
-		src = applySplices(src, ss)
-		if root, err = loadRoot(src); err != nil {
-			return nil, false, err
-		}
+	src, root, err = s.removeEntriesRec(src, ours, o, entryRec)
+	if err != nil {
+		return nil, false, nil, err
 	}
 	if undo == nil {
-		return src, removed, nil
+		return src, true, notes, nil
 	}
 	for i := len(undo.Inserts) - 1; i >= 0; i-- {
 		rec := undo.Inserts[i]
@@ -463,15 +536,45 @@ func uninstallJSON(src []byte, s *jsonHookSpec, undo *jsonUndo) ([]byte, bool, e
 			continue
 		}
 		src = applySplices(src, removeFrom(src, c, idx, &rec))
-		removed = true
 		if root, err = loadRoot(src); err != nil {
-			return nil, false, err
+			return nil, false, nil, err
 		}
 	}
 	if undo.Orig != nil && root != nil && len(root.members) == 0 && len(bytes.Trim(src, " \t\r\n{}")) == 0 {
-		return []byte(*undo.Orig), true, nil
+		return []byte(*undo.Orig), true, notes, nil
 	}
-	return src, removed, nil
+	return src, true, notes, nil
+}
+
+// removeEntries removes the handlers refs (gotk's, found in src) and the
+// groups they leave empty.
+func (s *jsonHookSpec) removeEntries(src []byte, refs []hookRef, o owner) ([]byte, *jnode, error) {
+	return s.removeEntriesRec(src, refs, o, nil)
+}
+
+// removeEntriesRec removes the handlers refs, last first; rec is the record
+// of the insertion of the last one, for a byte-exact removal.
+func (s *jsonHookSpec) removeEntriesRec(src []byte, refs []hookRef, o owner, rec *insRec) ([]byte, *jnode, error) {
+	root, err := loadRoot(src)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := len(refs) - 1; i >= 0; i-- {
+		r := refs[i]
+		arr, _ := walk(src, root, s.event, jArray)
+		var ss []splice
+		if g := arr.members[r.elem].val; r.hook < 0 || s.allOurs(g.get("hooks").val, o) {
+			ss = removeFrom(src, arr, r.elem, rec)
+		} else {
+			ss = removeFrom(src, g.get("hooks").val, r.hook, nil)
+		}
+		rec = nil
+		src = applySplices(src, ss)
+		if root, err = loadRoot(src); err != nil {
+			return nil, nil, err
+		}
+	}
+	return src, root, nil
 }
 
 func (o obj) has(k string) bool {
@@ -493,10 +596,10 @@ func hollowAlong(v *jnode, rest []string) bool {
 	return v.kind == jObject && len(v.members) == 1 && v.members[0].key == rest[0] && hollowAlong(v.members[0].val, rest[1:])
 }
 
-// allOurs reports whether every handler in hooks is gotk's.
-func allOurs(hooks *jnode, bin string) bool {
+// allOurs reports whether every handler in hooks is gotk-install's.
+func (s *jsonHookSpec) allOurs(hooks *jnode, o owner) bool {
 	for _, h := range hooks.members {
-		if !isOurs(h.val, bin) {
+		if !o.isOurs(h.val, s.bin) {
 			return false
 		}
 	}
@@ -512,7 +615,7 @@ func (s *jsonHookSpec) conflicts(arr *jnode) []string {
 	}
 	var notes []string
 	check := func(h *jnode, where string) {
-		if h == nil || isOurs(h, s.bin) {
+		if _, gotk := gotkCommand(h, s.bin); h == nil || gotk {
 			return
 		}
 		for _, k := range []string{"command", "bash"} {

@@ -30,7 +30,8 @@ type Record struct {
 	Kind        string     `json:"kind"` // json-hook, block, toml-flag, file
 	File        string     `json:"file"` // absolute path, as the agent names it
 	Entry       string     `json:"entry,omitempty"`
-	SHA256      string     `json:"sha256,omitempty"` // whole files gotk wrote
+	Command     string     `json:"command,omitempty"` // json-hook: the command gotk's entry runs, which identifies it
+	SHA256      string     `json:"sha256,omitempty"`  // whole files gotk wrote
 	CreatedFile bool       `json:"createdFile,omitempty"`
 	CreatedDirs []string   `json:"createdDirs,omitempty"`
 	JSON        *jsonUndo  `json:"json,omitempty"`

@@ -2,6 +2,7 @@ package install
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -57,18 +58,44 @@ type plan struct {
 	drops   []Record
 	done    []string // what was done, one line each
 	notes   []string
+	adopt   bool // --adopt: take over gotk-looking entries gotk-install did not add
 }
 
 func newPlan() *plan { return &plan{changes: map[string]*fileChange{}} }
 
-// changed reports whether the plan writes anything.
-func (pl *plan) changed() bool {
+// changed reports whether the plan writes anything: an agent's file, or
+// the manifest.
+func (pl *plan) changed(m *Manifest) bool {
 	for _, p := range pl.order {
 		if pl.changes[p].changed() {
 			return true
 		}
 	}
-	return false
+	before, _ := json.Marshal(m.Entries)
+	after, _ := json.Marshal(pl.manifest(m).Entries)
+	return !bytes.Equal(before, after)
+}
+
+// manifest returns m as it is once the plan is applied.
+func (pl *plan) manifest(m *Manifest) *Manifest {
+	n := *m
+	n.Entries = append([]Record(nil), m.Entries...)
+	for _, r := range pl.drops {
+		n.drop(r.Agent, r.Kind, r.File)
+	}
+	for _, r := range pl.puts {
+		n.put(r)
+	}
+	return &n
+}
+
+// owner returns who owns the gotk-looking entries of rec's file.
+func (pl *plan) owner(rec *Record) owner {
+	o := owner{adopt: pl.adopt}
+	if rec != nil {
+		o.recorded, o.cmd = true, rec.Command
+	}
+	return o
 }
 
 // file returns the pending change of path, reading the file on first use.
@@ -141,17 +168,30 @@ func (pl *plan) install(a *Agent, s Scope, p part, m *Manifest) (string, error) 
 	case "json-hook":
 		var undo *jsonUndo
 		var notes []string
-		out, undo, notes, err = installJSON(cur, p.hook)
+		var adopted bool
+		out, undo, adopted, notes, err = installJSON(cur, p.hook, pl.owner(rec))
 		if err != nil {
 			return "", &pathError{p.file, err}
 		}
 		for _, n := range notes {
 			pl.notes = append(pl.notes, p.file+": "+n)
 		}
-		if undo != nil {
+		nrec.Command = p.hook.command()
+		switch {
+		case undo != nil:
 			nrec.JSON = undo
-		} else {
+		case adopted:
+			verb = "adopted"
+		default:
 			verb = "updated"
+		}
+		if bytes.Equal(out, cur) && (rec == nil || rec.Command != nrec.Command) {
+			// Taken over as it is, or recorded by an older gotk-install.
+			pl.puts = append(pl.puts, nrec)
+			if rec == nil {
+				return verb, nil
+			}
+			return "", nil
 		}
 	case "block":
 		if p.isTOML {
@@ -159,14 +199,21 @@ func (pl *plan) install(a *Agent, s Scope, p part, m *Manifest) (string, error) 
 				return "", &pathError{p.file, tomlErr(err)}
 			}
 		}
+		if start, _, err := findBlock(cur, p.mk); err == nil && start >= 0 && rec == nil && !pl.adopt {
+			l, _ := lineCol(cur, start)
+			return "", &pathError{p.file, fmt.Errorf("holds a gotk block (line %d) that gotk-install did not write; remove it by hand, or pass --adopt to let gotk-install replace it", l)}
+		}
 		var undo *blockUndo
 		out, undo, err = upsertBlock(cur, p.mk, p.body)
 		if err != nil {
 			return "", &pathError{p.file, err}
 		}
-		if undo != nil {
+		switch {
+		case undo != nil:
 			nrec.Block = undo
-		} else {
+		case rec == nil:
+			verb = "adopted"
+		default:
 			verb = "updated"
 		}
 		if p.isTOML {
@@ -191,18 +238,25 @@ func (pl *plan) install(a *Agent, s Scope, p part, m *Manifest) (string, error) 
 		verb = "set"
 	case "file":
 		out = p.content
-		if c.existed && !bytes.Equal(cur, p.content) {
-			if rec == nil || rec.SHA256 != Sum(cur) {
-				return "", &pathError{p.file, errors.New("exists and is not the file gotk-install wrote (its content differs); move it away, then run again")}
-			}
-			verb = "updated"
-		}
 		nrec.SHA256 = Sum(p.content)
+		switch {
+		case !c.existed:
+		case rec != nil && rec.SHA256 == Sum(cur):
+			verb = "updated"
+		case pl.adopt:
+			verb = "adopted"
+		case bytes.Equal(cur, p.content):
+			pl.notes = append(pl.notes, p.file+": is gotk's, but gotk-install did not write it: left as it is; pass --adopt to let gotk-install manage it")
+			return "", nil
+		default:
+			return "", &pathError{p.file, errors.New("exists and is not the file gotk-install wrote (its content differs); move it away, or pass --adopt to let gotk-install replace it")}
+		}
+		if bytes.Equal(out, cur) && rec == nil {
+			pl.puts = append(pl.puts, nrec)
+			return verb, nil
+		}
 	}
 	if bytes.Equal(out, cur) && c.existed {
-		if rec == nil {
-			pl.puts = append(pl.puts, nrec)
-		}
 		return "", nil
 	}
 	c.after, c.planned = out, true
@@ -233,11 +287,22 @@ func (pl *plan) uninstall(a *Agent, p part, m *Manifest) (string, error) {
 		if rec != nil {
 			undo = rec.JSON
 		}
-		out, changed, err = uninstallJSON(cur, p.hook, undo)
+		var notes []string
+		out, changed, notes, err = uninstallJSON(cur, p.hook, undo, pl.owner(rec))
+		for _, n := range notes {
+			pl.notes = append(pl.notes, p.file+": "+n)
+		}
 	case "block":
 		var undo *blockUndo
 		if rec != nil {
 			undo = rec.Block
+		}
+		if rec == nil && !pl.adopt {
+			if start, _, ferr := findBlock(cur, p.mk); ferr == nil && start >= 0 {
+				l, _ := lineCol(cur, start)
+				pl.notes = append(pl.notes, fmt.Sprintf("%s: holds a gotk block (line %d) that gotk-install did not write: left as it is; remove it by hand, or pass --adopt", p.file, l))
+			}
+			break
 		}
 		out, changed, err = removeBlock(cur, p.mk, undo)
 	case "toml-flag":
@@ -245,11 +310,14 @@ func (pl *plan) uninstall(a *Agent, p part, m *Manifest) (string, error) {
 			out, changed = unsetTOMLFlag(cur, rec.Flag)
 		}
 	case "file":
-		if bytes.Equal(cur, p.content) || (rec != nil && rec.SHA256 == Sum(cur)) {
+		switch {
+		case rec != nil && rec.SHA256 == Sum(cur), pl.adopt && bytes.Equal(cur, p.content):
 			out, changed = nil, true
 			c.remove = true
-		} else if rec != nil {
+		case rec != nil:
 			pl.notes = append(pl.notes, p.file+": left in place: it was changed after gotk-install wrote it")
+		case bytes.Equal(cur, p.content):
+			pl.notes = append(pl.notes, p.file+": is gotk's, but gotk-install did not write it: left in place; remove it by hand, or pass --adopt")
 		}
 	}
 	if err != nil {

@@ -20,6 +20,7 @@ type State struct {
 	Hook      string // the command gotk's entry runs, as written
 	Parts     []PartState
 	Conflicts []string
+	Others    []string // gotk-looking entries gotk-install did not add
 }
 
 // PartState is one part's state.
@@ -65,15 +66,18 @@ func inspect(e *Env, m *Manifest, a *Agent, s Scope) State {
 				ps.State = "invalid: " + err.Error()
 				break
 			}
-			if refs := p.hook.findOurs(arr); len(refs) > 0 {
+			rec := m.Find(a.Name, p.kind, p.file)
+			o := owner{recorded: rec != nil}
+			if rec != nil {
+				o.cmd = rec.Command
+			}
+			ours, others := p.hook.findGotk(arr, o)
+			if len(ours) > 0 {
 				ps.State = "present"
-				h := arr.members[refs[0].elem].val
-				if refs[0].hook >= 0 {
-					h = h.get("hooks").val.members[refs[0].hook].val
-				}
-				st.Hook, _ = h.getStr(p.hook.cmdKey)
+				st.Hook, _ = p.hook.handlerAt(arr, ours[0]).getStr(p.hook.cmdKey)
 			}
 			st.Conflicts = append(st.Conflicts, p.hook.conflicts(arr)...)
+			st.Others = append(st.Others, p.hook.otherNotes(arr, others)...)
 		case p.kind == "block":
 			start, _, err := findBlock(b, p.mk)
 			if err != nil {
@@ -97,7 +101,7 @@ func inspect(e *Env, m *Manifest, a *Agent, s Scope) State {
 				if root, err := loadRoot(b); err == nil {
 					spec := &jsonHookSpec{event: []string{"hooks", "preToolUse"}, bin: a.HookBin}
 					if arr, _ := walk(b, root, spec.event, jArray); arr != nil {
-						if refs := spec.findOurs(arr); len(refs) > 0 {
+						if refs, _ := spec.findGotk(arr, owner{adopt: true}); len(refs) > 0 {
 							st.Hook, _ = arr.members[refs[0].elem].val.getStr("bash")
 						}
 					}
