@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gotk-dev/gotk/installer/assets"
@@ -50,6 +52,14 @@ func TestScripts(t *testing.T) {
 			env.Setenv("BIN", bin)
 			return nil
 		},
+		// [immutable]: chattr +i is permitted here (root on a file system
+		// with attributes).
+		Condition: func(cond string) (bool, error) {
+			if cond != "immutable" {
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			return canChattr(), nil
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// rulesbody FILE...: replace the line @RULES@ with the body of the
 			// rules text the installer writes (generated from the registry).
@@ -89,6 +99,14 @@ func TestScripts(t *testing.T) {
 					ts.Fatalf("%s: mode %s, want %s", args[0], got, args[1])
 				}
 			},
+			// immutable on|off FILE: set or clear FILE's immutable attribute
+			// (chattr; guard the scenario with [immutable]).
+			"immutable": func(ts *testscript.TestScript, neg bool, args []string) {
+				flag := map[string]string{"on": "+i", "off": "-i"}[args[0]]
+				if out, err := exec.Command("chattr", flag, ts.MkAbs(args[1])).CombinedOutput(); err != nil {
+					ts.Fatalf("chattr %s %s: %v: %s", flag, args[1], err, out)
+				}
+			},
 			// count N PATTERN FILE: FILE holds PATTERN exactly N times.
 			"count": func(ts *testscript.TestScript, neg bool, args []string) {
 				b, err := os.ReadFile(ts.MkAbs(args[2]))
@@ -100,3 +118,18 @@ func TestScripts(t *testing.T) {
 		},
 	})
 }
+
+var chattrOK = sync.OnceValue(func() bool {
+	f, err := os.CreateTemp("", "gotk-chattr-*")
+	if err != nil {
+		return false
+	}
+	f.Close()
+	defer os.Remove(f.Name())
+	if exec.Command("chattr", "+i", f.Name()).Run() != nil {
+		return false
+	}
+	return exec.Command("chattr", "-i", f.Name()).Run() == nil
+})
+
+func canChattr() bool { return chattrOK() }

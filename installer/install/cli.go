@@ -11,8 +11,11 @@ package install
 import (
 	"bufio"
 	"fmt"
+	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 
 	"github.com/alecthomas/kong"
@@ -40,8 +43,10 @@ var Version = "dev"
 const prog = "gotk-install"
 
 // Main runs gotk-install with args (without the program name) and returns
-// its exit code.
+// its exit code. It ignores SIGPIPE: a report written to a closed pipe must
+// not kill a run between its writes.
 func Main(args []string, e *Env) int {
+	signal.Ignore(syscall.SIGPIPE)
 	var c cli
 	parser, err := kong.New(&c, kong.Name(prog),
 		kong.Description("Install gotk's hooks, plugins and rules into coding agents' configuration."),
@@ -136,13 +141,14 @@ func fail(e *Env, err error) int {
 
 // run plans the changes without a lock and writes nothing when there is
 // nothing to change. Otherwise it takes the lock, plans again (another
-// gotk-install may have changed the files meanwhile) and applies.
+// gotk-install may have changed the files meanwhile), applies, and only
+// then says what it did.
 func run(e *Env, targets []*Agent, only Scope, c cli) int {
 	m, err := LoadManifest(e)
 	if err != nil {
 		return fail(e, err)
 	}
-	pl, summary, err := makePlan(e, targets, only, c, m)
+	pl, steps, err := makePlan(e, targets, only, c, m)
 	if err != nil {
 		return fail(e, err)
 	}
@@ -153,40 +159,38 @@ func run(e *Env, targets []*Agent, only Scope, c cli) int {
 				fmt.Fprint(e.Stdout, unifiedDiff(p, ch.before, ch.after, ch.existed, !ch.remove))
 			}
 		}
-		for _, s := range summary {
-			fmt.Fprintln(e.Stdout, s)
-		}
+		printSteps(e, steps, false, nil)
 		printNotes(e, pl.notes)
 		fmt.Fprintln(e.Stdout, "dry run: nothing was written")
 		return 0
 	}
-	var created []string
-	if pl.changed(m) {
-		unlock, made, err := lockData(e)
-		if err != nil {
-			return fail(e, err)
-		}
-		defer unlock()
-		created = made
-		if m, err = LoadManifest(e); err != nil {
-			removeEmpty(created)
-			return fail(e, err)
-		}
-		m.DataDirs = append(m.DataDirs, created...)
-		if pl, summary, err = makePlan(e, targets, only, c, m); err != nil {
-			removeEmpty(created)
-			return fail(e, err)
-		}
+	if !pl.changed(m) {
+		printSteps(e, steps, true, nil)
+		printNotes(e, pl.notes)
+		return 0
 	}
-	for _, s := range summary {
-		fmt.Fprintln(e.Stdout, s)
+	unlock, created, err := lockData(e)
+	if err != nil {
+		return fail(e, err)
+	}
+	defer unlock()
+	if m, err = LoadManifest(e); err != nil {
+		removeEmpty(created)
+		return fail(e, err)
+	}
+	m.DataDirs = append(m.DataDirs, created...)
+	if pl, steps, err = makePlan(e, targets, only, c, m); err != nil {
+		removeEmpty(created)
+		return fail(e, err)
 	}
 	if !pl.changed(m) {
 		removeEmpty(created)
+		printSteps(e, steps, true, nil)
 		printNotes(e, pl.notes)
 		return 0
 	}
 	if e.IsTTY && !c.Yes {
+		printSteps(e, steps, false, nil)
 		fmt.Fprint(e.Stdout, "Apply these changes? [y/N] ")
 		line, _ := bufio.NewReader(e.Stdin).ReadString('\n')
 		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
@@ -195,24 +199,81 @@ func run(e *Env, targets []*Agent, only Scope, c cli) int {
 			return 1
 		}
 	}
-	if err := pl.apply(func(s string) { fmt.Fprintln(e.Stdout, s) }); err != nil {
+	// From the first write to the last, an interrupt waits: the run either
+	// completes or is undone, never stops half way.
+	stop := holdSignals()
+	done, err := pl.apply(func() error { return pl.manifest(m).save(e) }, manifestPath(e))
+	interrupted := stop()
+	if err != nil {
+		removeEmpty(created)
 		return fail(e, err)
 	}
-	m = pl.manifest(m)
-	if err := m.save(e); err != nil {
-		fmt.Fprintf(e.Stderr, "%s: %s: %v (the agents' files were changed)\n", prog, manifestPath(e), err)
-		return 1
-	}
+	// The change is committed: say what it was. Output that cannot be
+	// written (a closed pipe) changes nothing of that.
+	printSteps(e, steps, true, done)
 	printNotes(e, pl.notes)
+	if interrupted {
+		fmt.Fprintf(e.Stderr, "%s: interrupted; the changes above were completed first\n", prog)
+		return 130
+	}
 	return 0
 }
 
+// step is one line of a run's report: what one part does to one file, or
+// (file "") a plain statement.
+type step struct {
+	label, file, verb, what string
+}
+
+// future forms of the verbs plan uses, for --dry-run and the prompt.
+var future = map[string]string{"added": "would add", "updated": "would update", "removed": "would remove", "set": "would set", "adopted": "would adopt"}
+
+// printSteps prints the report, in the past tense once the change is done
+// (with the backups the run made or removed), else in the conditional.
+func printSteps(e *Env, steps []step, past bool, done *applied) {
+	said := map[string]bool{}
+	for _, s := range steps {
+		if s.file == "" {
+			fmt.Fprintf(e.Stdout, "%s: %s\n", s.label, s.what)
+			continue
+		}
+		verb := s.verb
+		if !past {
+			verb = future[verb]
+		}
+		fmt.Fprintf(e.Stdout, "%s: %s: %s %s\n", s.label, s.file, verb, s.what)
+		if done == nil || said[s.file] {
+			continue
+		}
+		said[s.file] = true
+		for _, l := range done.lines[s.file] {
+			fmt.Fprintln(e.Stdout, "  "+l)
+		}
+	}
+}
+
+// holdSignals holds SIGINT, SIGTERM and SIGHUP until stop, which reports
+// whether one came.
+func holdSignals() (stop func() bool) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	return func() bool {
+		signal.Stop(ch)
+		select {
+		case <-ch:
+			return true
+		default:
+			return false
+		}
+	}
+}
+
 // makePlan reads every file of targets and plans the run's changes; it
-// writes nothing. summary says, per part, what the plan does.
-func makePlan(e *Env, targets []*Agent, only Scope, c cli, m *Manifest) (*plan, []string, error) {
+// writes nothing.
+func makePlan(e *Env, targets []*Agent, only Scope, c cli, m *Manifest) (*plan, []step, error) {
 	pl := newPlan()
 	pl.adopt = c.Adopt
-	var summary []string
+	var steps []step
 	for _, a := range targets {
 		s := only
 		if s == "" {
@@ -241,14 +302,14 @@ func makePlan(e *Env, targets []*Agent, only Scope, c cli, m *Manifest) (*plan, 
 			}
 			if verb != "" {
 				any = true
-				summary = append(summary, fmt.Sprintf("%s: %s: %s %s", label, p.file, verb, p.describe()))
+				steps = append(steps, step{label, p.file, verb, p.describe()})
 			}
 		}
 		switch {
 		case !any && c.Uninstall:
-			summary = append(summary, label+": not installed; nothing to remove")
+			steps = append(steps, step{label: label, what: "not installed; nothing to remove"})
 		case !any:
-			summary = append(summary, label+": already installed; nothing changed")
+			steps = append(steps, step{label: label, what: "already installed; nothing changed"})
 		case !c.Uninstall:
 			if a.Notes != nil {
 				for _, n := range a.Notes(e, s) {
@@ -258,7 +319,7 @@ func makePlan(e *Env, targets []*Agent, only Scope, c cli, m *Manifest) (*plan, 
 			pl.notes = append(pl.notes, runnerNotes(e, a)...)
 		}
 	}
-	return pl, summary, nil
+	return pl, steps, nil
 }
 
 // shellQuote quotes a path for the shell that agents run hook commands in,

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
+	"syscall"
 
 	"github.com/BurntSushi/toml"
 )
@@ -56,7 +58,6 @@ type plan struct {
 	order   []string
 	puts    []Record
 	drops   []Record
-	done    []string // what was done, one line each
 	notes   []string
 	adopt   bool // --adopt: take over gotk-looking entries gotk-install did not add
 }
@@ -356,29 +357,48 @@ func checkVibeHooks(b []byte) error {
 	return nil
 }
 
-// apply writes every change: backup first, atomic write, mode kept, symlink
-// kept. A failure part way puts back what was already written.
-func (pl *plan) apply(stdout func(string)) error {
+// applied is what apply did besides the planned edits, per file: the
+// report lines about backups.
+type applied struct {
+	lines map[string][]string
+}
+
+// apply writes every change — backup first, atomic write, mode kept,
+// symlink kept — then commit (the manifest). A failure anywhere puts back
+// what was already written and removes the backups and folders this run
+// made, so the files are as they were; the error names the file, the
+// reason and what to do. It prints nothing.
+func (pl *plan) apply(commit func() error, commitPath string) (*applied, error) {
 	// Refuse up front what would fail part way.
 	for _, p := range pl.order {
 		c := pl.changes[p]
 		if c.changed() && c.existed && c.mode&0o200 == 0 {
-			return &pathError{p, fmt.Errorf("is read-only (mode %04o); make it writable first", c.mode)}
+			return nil, &pathError{p, fmt.Errorf("is read-only (mode %04o); make it writable first", c.mode)}
 		}
 	}
-	var done []*fileChange
-	var made []string
+	done := &applied{lines: map[string][]string{}}
+	var written []*fileChange
+	var madeDirs, madeBaks []string
 	rollback := func(err error) error {
-		for i := len(done) - 1; i >= 0; i-- {
-			c := done[i]
+		var failed []string
+		for i := len(written) - 1; i >= 0; i-- {
+			c := written[i]
+			var uerr error
 			if c.existed {
-				_ = writeAtomic(c.real, c.before, c.mode)
+				uerr = writeAtomic(c.real, c.before, c.mode)
 			} else {
-				_ = os.Remove(c.real)
+				uerr = os.Remove(c.real)
+			}
+			if uerr != nil {
+				failed = append(failed, c.path+" ("+reason(uerr)+")")
 			}
 		}
-		for i := len(made) - 1; i >= 0; i-- {
-			_ = os.Remove(made[i])
+		for _, b := range madeBaks {
+			_ = os.Remove(b)
+		}
+		removeEmpty(madeDirs)
+		if len(failed) > 0 {
+			return fmt.Errorf("%v; and these files, already changed, could not be put back: %s — restore them from their .gotk.bak", err, strings.Join(failed, ", "))
 		}
 		return err
 	}
@@ -392,17 +412,18 @@ func (pl *plan) apply(stdout func(string)) error {
 				continue
 			}
 			if err := os.Mkdir(d, 0o755); err != nil {
-				return rollback(&pathError{p, err})
+				return nil, rollback(&pathError{p, fmt.Errorf("cannot create the folder %s (%s); check that it can be created, then run again", d, reason(err))})
 			}
-			made = append(made, d)
+			madeDirs = append(madeDirs, d)
 		}
 		if c.existed && !c.ours {
 			bak := c.path + ".gotk.bak"
 			if _, err := os.Lstat(bak); os.IsNotExist(err) {
 				if err := writeAtomic(bak, c.before, c.mode); err != nil {
-					return rollback(&pathError{p, fmt.Errorf("cannot write backup: %v", err)})
+					return nil, rollback(&pathError{p, fmt.Errorf("cannot write its backup %s (%s); check that its folder can be written, then run again", bak, reason(err))})
 				}
-				stdout("  backup: " + bak)
+				madeBaks = append(madeBaks, bak)
+				done.lines[p] = append(done.lines[p], "backup: "+bak)
 			}
 		}
 		var err error
@@ -412,16 +433,27 @@ func (pl *plan) apply(stdout func(string)) error {
 			err = writeAtomic(c.real, c.after, c.mode)
 		}
 		if err != nil {
-			return rollback(&pathError{p, err})
+			what := "write"
+			if c.remove {
+				what = "remove"
+			}
+			return nil, rollback(&pathError{p, fmt.Errorf("cannot %s it (%s); check that it can be written (ls -l, lsattr), then run again", what, reason(err))})
 		}
-		done = append(done, c)
-		// An uninstall that restores the file exactly leaves nothing for
-		// the backup to hold: it goes, so the folder is as it was.
-		if bak := c.path + ".gotk.bak"; !c.remove {
-			if b, err := os.ReadFile(bak); err == nil && bytes.Equal(b, c.after) {
-				if os.Remove(bak) == nil {
-					stdout("  removed backup " + bak + " (the file is back to it)")
-				}
+		written = append(written, c)
+	}
+	if err := commit(); err != nil {
+		return nil, rollback(&pathError{commitPath, fmt.Errorf("cannot write it (%s); check that it can be written, then run again", reason(err))})
+	}
+	// Committed. An uninstall that restores a file exactly leaves nothing
+	// for its backup to hold: the backup goes, so the folder is as it was.
+	for _, c := range written {
+		bak := c.path + ".gotk.bak"
+		if c.remove {
+			continue
+		}
+		if b, err := os.ReadFile(bak); err == nil && bytes.Equal(b, c.after) && !contains(madeBaks, bak) {
+			if os.Remove(bak) == nil {
+				done.lines[c.path] = append(done.lines[c.path], "removed backup "+bak+" (the file is back to it)")
 			}
 		}
 	}
@@ -434,5 +466,27 @@ func (pl *plan) apply(stdout func(string)) error {
 	for _, d := range dirs {
 		_ = os.Remove(d) // fails, as it should, when something else lives there
 	}
-	return nil
+	return done, nil
+}
+
+// reason is the last, human part of an error: "operation not permitted".
+func reason(err error) string {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return errno.Error()
+	}
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
