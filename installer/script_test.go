@@ -83,6 +83,15 @@ func TestScripts(t *testing.T) {
 					ts.Check(os.WriteFile(p, b, 0o644))
 				}
 			},
+			// bom FILE...: put a UTF-8 byte order mark before FILE's text.
+			"bom": func(ts *testscript.TestScript, neg bool, args []string) {
+				for _, a := range args {
+					p := ts.MkAbs(a)
+					b, err := os.ReadFile(p)
+					ts.Check(err)
+					ts.Check(os.WriteFile(p, append([]byte("\uFEFF"), b...), 0o644))
+				}
+			},
 			// islink PATH: PATH is a symbolic link.
 			"islink": func(ts *testscript.TestScript, neg bool, args []string) {
 				fi, err := os.Lstat(ts.MkAbs(args[0]))

@@ -48,6 +48,7 @@ type part struct {
 	mk      markers
 	body    string
 	isTOML  bool   // the block is TOML: check the result parses
+	inline  string // the block's entry as a TOML inline table (Vibe's hook)
 	flag    string // toml-flag key
 	content []byte // file
 	what    string // what it is, for messages
@@ -132,10 +133,14 @@ func Agents() []*Agent {
 			Dirs:     func(e *Env) []string { return []string{vibeDir(e)} },
 			Programs: []string{"vibe"},
 			Parts: func(e *Env, s Scope, hook string) []part {
-				body := strings.Join([]string{"[[hooks]]", `name = "gotk"`, `type = "pre_tool"`, `match = "bash"`,
-					"command = " + tomlString(hook), "timeout = 10.0", "strict = false"}, "\n")
+				fields := []string{`name = "gotk"`, `type = "pre_tool"`, `match = "bash"`,
+					"command = " + tomlString(hook), "timeout = 10.0", "strict = false"}
+				body := "[[hooks]]\n" + strings.Join(fields, "\n")
+				// The same hook as an inline table, for a hooks.toml whose
+				// hooks are an inline array.
+				inline := "{ " + strings.Join(fields, ", ") + " }"
 				return []part{
-					{kind: "block", file: filepath.Join(vibeDir(e), "hooks.toml"), mk: tomlMarkers, body: body, isTOML: true, what: "pre_tool hook"},
+					{kind: "block", file: filepath.Join(vibeDir(e), "hooks.toml"), mk: tomlMarkers, body: body, inline: inline, isTOML: true, what: "pre_tool hook"},
 					{kind: "toml-flag", file: filepath.Join(vibeDir(e), "config.toml"), flag: "enable_experimental_hooks", what: "enable_experimental_hooks = true"},
 				}
 			},

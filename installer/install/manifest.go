@@ -25,18 +25,19 @@ type Manifest struct {
 
 // Record is one thing gotk-install put in one file.
 type Record struct {
-	Agent       string     `json:"agent"`
-	Scope       string     `json:"scope"`
-	Kind        string     `json:"kind"` // json-hook, block, toml-flag, file
-	File        string     `json:"file"` // absolute path, as the agent names it
-	Entry       string     `json:"entry,omitempty"`
-	Command     string     `json:"command,omitempty"` // json-hook: the command gotk's entry runs, which identifies it
-	SHA256      string     `json:"sha256,omitempty"`  // whole files gotk wrote
-	CreatedFile bool       `json:"createdFile,omitempty"`
-	CreatedDirs []string   `json:"createdDirs,omitempty"`
-	JSON        *jsonUndo  `json:"json,omitempty"`
-	Block       *blockUndo `json:"block,omitempty"`
-	Flag        *flagUndo  `json:"flag,omitempty"`
+	Agent       string      `json:"agent"`
+	Scope       string      `json:"scope"`
+	Kind        string      `json:"kind"` // json-hook, block, toml-flag, file
+	File        string      `json:"file"` // absolute path, as the agent names it
+	Entry       string      `json:"entry,omitempty"`
+	Command     string      `json:"command,omitempty"` // json-hook: the command gotk's entry runs, which identifies it
+	SHA256      string      `json:"sha256,omitempty"`  // whole files gotk wrote
+	CreatedFile bool        `json:"createdFile,omitempty"`
+	CreatedDirs []string    `json:"createdDirs,omitempty"`
+	JSON        *jsonUndo   `json:"json,omitempty"`
+	Block       *blockUndo  `json:"block,omitempty"`
+	Inline      *inlineUndo `json:"inline,omitempty"`
+	Flag        *flagUndo   `json:"flag,omitempty"`
 }
 
 func manifestPath(e *Env) string { return filepath.Join(e.dataDir(), "installed.json") }

@@ -199,6 +199,30 @@ func (pl *plan) install(a *Agent, s Scope, p part, m *Manifest) (string, error) 
 			if _, err := toml.Decode(string(cur), new(map[string]any)); err != nil {
 				return "", &pathError{p.file, tomlErr(err)}
 			}
+			arr, err := findTopArray(cur, "hooks")
+			if err != nil {
+				return "", &pathError{p.file, fmt.Errorf("gotk-install cannot read where this file's hooks are (%v); add gotk's hook by hand", err)}
+			}
+			if arr != nil {
+				// hooks is an inline array: no [[hooks]] table may follow it.
+				var undo *inlineUndo
+				if rec != nil && rec.Inline != nil && bytes.Count(cur, []byte(rec.Inline.Lead+rec.Inline.Entry)) == 1 {
+					old := rec.Inline.Lead + rec.Inline.Entry
+					u := *rec.Inline
+					u.Entry = p.inline
+					out, undo, verb = bytes.Replace(cur, []byte(old), []byte(u.Lead+u.Entry), 1), &u, "updated"
+				} else {
+					out, undo = insertInline(cur, arr, p.inline)
+					if err := sameWithout(cur, out); err != nil {
+						return "", &pathError{p.file, err}
+					}
+				}
+				if err := checkVibeHooks(out); err != nil {
+					return "", &pathError{p.file, err}
+				}
+				nrec.Inline, nrec.Block = undo, nil
+				break
+			}
 		}
 		if start, _, err := findBlock(cur, p.mk); err == nil && start >= 0 && rec == nil && !pl.adopt {
 			l, _ := lineCol(cur, start)
@@ -294,6 +318,12 @@ func (pl *plan) uninstall(a *Agent, p part, m *Manifest) (string, error) {
 			pl.notes = append(pl.notes, p.file+": "+n)
 		}
 	case "block":
+		if rec != nil && rec.Inline != nil {
+			if out, changed = removeInline(cur, rec.Inline); !changed {
+				pl.notes = append(pl.notes, p.file+": gotk's hook was changed after gotk-install wrote it: left in place; remove it by hand")
+			}
+			break
+		}
 		var undo *blockUndo
 		if rec != nil {
 			undo = rec.Block

@@ -1,6 +1,7 @@
 package install
 
 import (
+	"bytes"
 	"os"
 
 	"github.com/BurntSushi/toml"
@@ -79,6 +80,12 @@ func inspect(e *Env, m *Manifest, a *Agent, s Scope) State {
 			st.Conflicts = append(st.Conflicts, p.hook.conflicts(arr)...)
 			st.Others = append(st.Others, p.hook.otherNotes(arr, others)...)
 		case p.kind == "block":
+			if rec := m.Find(a.Name, p.kind, p.file); rec != nil && rec.Inline != nil {
+				if bytes.Contains(b, []byte(rec.Inline.Lead+rec.Inline.Entry)) {
+					ps.State = "present"
+				}
+				break
+			}
 			start, _, err := findBlock(b, p.mk)
 			if err != nil {
 				ps.State = "invalid: " + err.Error()

@@ -156,12 +156,15 @@ func setTOMLFlag(src []byte, key string) ([]byte, *flagUndo, error) {
 	v, ok := doc[key]
 	if !ok {
 		line := key + " = true  # set by gotk-install (Vibe hooks are experimental)"
-		return append([]byte(line+nl), src...), &flagUndo{Inserted: line}, nil
+		bom := len(src) - len(bytes.TrimPrefix(src, []byte("\uFEFF")))
+		return applySplices(src, []splice{{bom, bom, line + nl}}), &flagUndo{Inserted: line}, nil
 	}
 	if v == true {
 		return src, nil, nil
 	}
-	re := regexp.MustCompile(`(?m)^([ \t]*` + regexp.QuoteMeta(key) + `[ \t]*=[ \t]*)false([ \t]*(#[^\r\n]*)?)\r?$`)
+	// The key bare or quoted, before any table header.
+	k := regexp.QuoteMeta(key)
+	re := regexp.MustCompile(`(?m)^((?:\x{FEFF})?[ \t]*(?:` + k + `|"` + k + `"|'` + k + `')[ \t]*=[ \t]*)false([ \t]*(#[^\r\n]*)?)\r?$`)
 	loc := re.FindSubmatchIndex(src)
 	if v != false || loc == nil || bytes.Contains(src[:loc[0]], []byte("\n[")) || bytes.HasPrefix(src, []byte("[")) {
 		return nil, nil, fmt.Errorf("%s is set in a form gotk-install does not edit; set %s = true by hand", key, key)
@@ -180,6 +183,12 @@ func unsetTOMLFlag(src []byte, u *flagUndo) ([]byte, bool) {
 	lines := strings.SplitAfter(string(src), "\n")
 	for i, l := range lines {
 		body := strings.TrimRight(l, "\r\n")
+		if i == 0 && strings.HasPrefix(body, "\uFEFF") {
+			if u.Inserted != "" && strings.TrimPrefix(body, "\uFEFF") == u.Inserted {
+				lines[i] = "\uFEFF"
+				return []byte(strings.Join(lines, "")), true
+			}
+		}
 		if strings.HasPrefix(strings.TrimSpace(body), "[") {
 			break
 		}
