@@ -99,7 +99,10 @@ func Agents() []*Agent {
 			Dirs:     func(e *Env) []string { return []string{copilotDir(e)} },
 			Programs: []string{"copilot"},
 			Parts: func(e *Env, s Scope, hook string) []part {
-				doc := obj{{"version", 1}, {"hooks", obj{{"preToolUse", []any{obj{{"type", "command"}, {"bash", hook}, {"timeoutSec", 10}}}}}}}
+				// Copilot CLI denies a tool call whose preToolUse hook fails:
+				// the matcher (a regex on toolName, anchored) keeps gotk to
+				// the shell tools, so a missing binary cannot block the others.
+				doc := obj{{"version", 1}, {"hooks", obj{{"preToolUse", []any{obj{{"type", "command"}, {"bash", hook}, {"timeoutSec", 10}, {"matcher", copilotShellTools}}}}}}}
 				content := []byte(render(doc, "", "  ", "\n", false) + "\n")
 				if s == Project {
 					return []part{
@@ -311,6 +314,10 @@ func (m *Manifest) recorded(a string) bool {
 	}
 	return false
 }
+
+// copilotShellTools matches Copilot CLI's shell tools, the ones
+// gotk-hook-copilot answers for.
+const copilotShellTools = "bash|powershell"
 
 func claudeDir(e *Env) string  { return e.dirFrom("CLAUDE_CONFIG_DIR", ".claude") }
 func copilotDir(e *Env) string { return e.dirFrom("COPILOT_HOME", ".copilot") }
