@@ -52,6 +52,8 @@ type part struct {
 	flag    string // toml-flag key
 	content []byte // file
 	what    string // what it is, for messages
+	rules   bool   // a rules text beside a hook: --no-rules leaves it out
+	legacy  bool   // where an older layout put it: only uninstall looks
 }
 
 // rules is the rules text's body: the asset carries the registry's own
@@ -59,6 +61,20 @@ type part struct {
 func rules() string {
 	body := strings.TrimPrefix(string(assets.Must("rules.md")), mdMarkers.open+"\n")
 	return strings.TrimSuffix(body, mdMarkers.close+"\n")
+}
+
+// codexRules is the note Codex gets in AGENTS.md. Its hook already rewrites
+// commands; the model only needs to know what the compact output is and how
+// to get the rest. It names gotk by absolute path: Codex runs commands in a
+// login shell, whose PATH may not have gotk.
+func codexRules(e *Env) string {
+	gotk := "gotk"
+	if p, err := e.findBin("gotk"); err == nil {
+		gotk = shellQuote(p)
+	}
+	return "A hook runs some shell commands through gotk (" + gotk + "), which prints a compact form of their\n" +
+		"output with the same exit code and failures in full. When it says output was cut, run the\n" +
+		"`" + gotk + " recall <id>` it names, or `" + gotk + " --raw <command>`.\n"
 }
 
 // Agents returns the table, in the order --list shows it.
@@ -107,7 +123,7 @@ func Agents() []*Agent {
 				if s == Project {
 					return []part{
 						{kind: "file", file: filepath.Join(e.Cwd, ".github", "hooks", "gotk.json"), content: content, what: "preToolUse hook file"},
-						{kind: "block", file: filepath.Join(e.Cwd, ".github", "copilot-instructions.md"), mk: mdMarkers, body: rules(), what: "gotk rules block"},
+						{kind: "block", file: filepath.Join(e.Cwd, ".github", "copilot-instructions.md"), mk: mdMarkers, body: rules(), what: "gotk rules block", rules: true},
 					}
 				}
 				return []part{{kind: "file", file: filepath.Join(copilotDir(e), "hooks", "gotk.json"), content: content, what: "preToolUse hook file"}}
@@ -161,7 +177,7 @@ func Agents() []*Agent {
 						event: []string{"hooks", "PreToolUse"}, matcher: "Bash", tool: "Bash", cmdKey: "command", bin: "gotk-hook-codex",
 						handler: obj{{"type", "command"}, {"command", hook}, {"timeout", 10}},
 					}},
-					{kind: "block", file: filepath.Join(codexDir(e), "AGENTS.md"), mk: mdMarkers, body: rules(), what: "gotk rules block"},
+					{kind: "block", file: filepath.Join(codexDir(e), "AGENTS.md"), mk: mdMarkers, body: codexRules(e), what: "gotk note", rules: true},
 				}
 			},
 			Notes: func(e *Env, s Scope) []string {
@@ -222,10 +238,21 @@ func Agents() []*Agent {
 		},
 		{
 			Name: "windsurf", Scopes: []Scope{Project},
-			Dirs:     func(e *Env) []string { return []string{filepath.Join(e.Cwd, ".windsurfrules")} },
+			Dirs: func(e *Env) []string {
+				return []string{filepath.Join(e.Cwd, ".windsurf"), filepath.Join(e.Cwd, ".windsurfrules")}
+			},
 			Programs: []string{"windsurf"},
 			Parts: func(e *Env, s Scope, _ string) []part {
-				return []part{{kind: "block", file: filepath.Join(e.Cwd, ".windsurfrules"), mk: mdMarkers, body: rules(), what: "gotk rules block"}}
+				legacy := part{kind: "block", file: filepath.Join(e.Cwd, ".windsurfrules"), mk: mdMarkers, body: rules(), what: "gotk rules block"}
+				dir := filepath.Join(e.Cwd, ".windsurf", "rules")
+				if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+					return []part{legacy}
+				}
+				// Windsurf's current rules: one Markdown file per rule in
+				// .windsurf/rules/, its activation in front matter.
+				legacy.legacy = true
+				content := "---\ntrigger: always_on\n---\n\n" + rules()
+				return []part{{kind: "file", file: filepath.Join(dir, "gotk.md"), content: []byte(content), what: "rules file"}, legacy}
 			},
 		},
 	}

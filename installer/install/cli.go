@@ -29,6 +29,7 @@ type cli struct {
 	Global    bool   `help:"The user's configuration (default where the agent has one)." xor:"scope"`
 	Project   bool   `help:"The project in the current directory." xor:"scope"`
 	Uninstall bool   `help:"Remove exactly what install added."`
+	NoRules   bool   `help:"Leave out the rules text written beside a hook (Codex's AGENTS.md note, Copilot's project instructions); removes one installed earlier."`
 	Adopt     bool   `help:"Take over gotk entries, blocks and files that gotk-install did not write (an older install, a hand-made entry): install updates them, uninstall removes them."`
 	DryRun    bool   `help:"Print the changes as unified diffs; write nothing."`
 	Yes       bool   `short:"y" help:"Do not ask before changing files."`
@@ -106,6 +107,10 @@ func Main(args []string, e *Env) int {
 		}
 		if scope != "" && !a.Supports(scope) {
 			fmt.Fprintf(e.Stderr, "%s: %s supports only --%s; nothing was changed\n", prog, a.Name, a.Scopes[0])
+			return 2
+		}
+		if c.NoRules && !c.Uninstall && a.HookBin == "" && a.Name != "opencode" && a.Name != "pi" && a.Name != "hermes" {
+			fmt.Fprintf(e.Stderr, "%s: %s gets only a rules text; with --no-rules there is nothing to install\n", prog, a.Name)
 			return 2
 		}
 		targets = []*Agent{a}
@@ -292,9 +297,12 @@ func makePlan(e *Env, targets []*Agent, only Scope, c cli, m *Manifest) (*plan, 
 		for _, p := range a.Parts(e, s, hook) {
 			var verb string
 			var err error
-			if c.Uninstall {
+			switch {
+			case c.Uninstall, p.rules && c.NoRules:
 				verb, err = pl.uninstall(a, p, m)
-			} else {
+			case p.legacy:
+				continue
+			default:
 				verb, err = pl.install(a, s, p, m)
 			}
 			if err != nil {

@@ -44,7 +44,12 @@ func Inspect(e *Env, m *Manifest) []State {
 
 func inspect(e *Env, m *Manifest, a *Agent, s Scope) State {
 	st := State{Agent: a.Name, Scope: s, Found: a.Found(e, m), HookBin: a.HookBin}
-	parts := a.Parts(e, s, "")
+	var parts []part
+	for _, p := range a.Parts(e, s, "") {
+		if !p.legacy {
+			parts = append(parts, p)
+		}
+	}
 	present := 0
 	for i, p := range parts {
 		if i == 0 {
