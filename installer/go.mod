@@ -10,6 +10,13 @@ require (
 )
 
 require (
-	github.com/rogpeppe/go-internal v1.16.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/tools v0.26.0 // indirect
 )
+
+require (
+	github.com/gotk-dev/gotk/plugins v0.0.0
+	github.com/rogpeppe/go-internal v1.16.0
+)
+
+replace github.com/gotk-dev/gotk/plugins => ../plugins

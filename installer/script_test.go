@@ -10,8 +10,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gotk-dev/gotk/installer/assets"
 	"github.com/gotk-dev/gotk/installer/install"
+	"github.com/gotk-dev/gotk/plugins"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -64,7 +64,7 @@ func TestScripts(t *testing.T) {
 			// rulesbody FILE...: replace the line @RULES@ with the body of the
 			// rules text the installer writes (generated from the registry).
 			"rulesbody": func(ts *testscript.TestScript, neg bool, args []string) {
-				body := strings.TrimPrefix(string(assets.Must("rules.md")), "<!-- gotk v1 -->\n")
+				body := strings.TrimPrefix(string(plugins.File(plugins.Rules)), "<!-- gotk v1 -->\n")
 				body = strings.TrimSuffix(body, "<!-- /gotk -->\n")
 				for _, a := range args {
 					p := ts.MkAbs(a)

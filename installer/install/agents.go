@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gotk-dev/gotk/installer/assets"
+	"github.com/gotk-dev/gotk/plugins"
 )
 
 // agents.go: the table of agents — where each keeps its configuration, what
@@ -56,10 +56,10 @@ type part struct {
 	legacy  bool   // where an older layout put it: only uninstall looks
 }
 
-// rules is the rules text's body: the asset carries the registry's own
+// rules is the rules text's body: the file carries the registry's own
 // markers, and the block writer adds them again around the body.
 func rules() string {
-	body := strings.TrimPrefix(string(assets.Must("rules.md")), mdMarkers.open+"\n")
+	body := strings.TrimPrefix(string(plugins.File(plugins.Rules)), mdMarkers.open+"\n")
 	return strings.TrimSuffix(body, mdMarkers.close+"\n")
 }
 
@@ -193,7 +193,7 @@ func Agents() []*Agent {
 				if s == Project {
 					dir = filepath.Join(e.Cwd, ".opencode", "plugins")
 				}
-				return []part{{kind: "file", file: filepath.Join(dir, "gotk.ts"), content: assets.Must("opencode/gotk.ts"), what: "plugin"}}
+				return []part{{kind: "file", file: filepath.Join(dir, "gotk.ts"), content: plugins.File(plugins.OpenCode), what: "plugin"}}
 			},
 		},
 		{
@@ -205,7 +205,7 @@ func Agents() []*Agent {
 				if s == Project {
 					dir = filepath.Join(e.Cwd, ".pi", "extensions")
 				}
-				return []part{{kind: "file", file: filepath.Join(dir, "gotk.ts"), content: assets.Must("pi/gotk.ts"), what: "extension"}}
+				return []part{{kind: "file", file: filepath.Join(dir, "gotk.ts"), content: plugins.File(plugins.Pi), what: "extension"}}
 			},
 		},
 		{
@@ -215,8 +215,8 @@ func Agents() []*Agent {
 			Parts: func(e *Env, s Scope, _ string) []part {
 				dir := filepath.Join(e.Home, ".hermes", "plugins", "gotk")
 				return []part{
-					{kind: "file", file: filepath.Join(dir, "plugin.yaml"), content: assets.Must("hermes/gotk/plugin.yaml"), what: "plugin manifest"},
-					{kind: "file", file: filepath.Join(dir, "__init__.py"), content: assets.Must("hermes/gotk/__init__.py"), what: "plugin"},
+					{kind: "file", file: filepath.Join(dir, "plugin.yaml"), content: plugins.File(plugins.HermesManifest), what: "plugin manifest"},
+					{kind: "file", file: filepath.Join(dir, "__init__.py"), content: plugins.File(plugins.HermesPlugin), what: "plugin"},
 				}
 			},
 			Notes: func(e *Env, s Scope) []string {
