@@ -17,6 +17,7 @@ require (
 require (
 	github.com/gotk-dev/gotk/plugins v0.0.0
 	github.com/rogpeppe/go-internal v1.16.0
+	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f
 )
 
 replace github.com/gotk-dev/gotk/plugins => ../plugins

@@ -1,14 +1,19 @@
 package install
 
 import (
-	"encoding/json"
-	"fmt"
+	"bytes"
+	"regexp"
+	"strconv"
+
+	"github.com/tailscale/hujson"
 )
 
 // jsonc.go reads JSON that may carry comments and trailing commas (settings
-// files of Gemini CLI, VS Code and friends) into a tree that remembers where
-// every value starts and ends, so that edits are byte splices and every byte
-// the installer does not mean to change stays where it was.
+// files of Gemini CLI, VS Code and friends) with tailscale/hujson into a
+// tree that remembers where every value starts and ends, so that edits are
+// byte splices and every byte the installer does not mean to change stays
+// where it was. (hujson's own edits, Patch, cannot make the containers
+// gotk's entry needs and do not lay an entry out like its neighbours.)
 
 type jkind int
 
@@ -58,264 +63,78 @@ func lineCol(src []byte, off int) (int, int) {
 	return line, col
 }
 
-const maxDepth = 512
-
-type jparser struct {
-	src   []byte
-	pos   int
-	depth int
-}
-
-// parseJSONC parses a whole document. It returns the root value, or nil for a
-// document that holds only whitespace, comments and an optional BOM.
+// parseJSONC parses a JSONC document (a leading UTF-8 BOM allowed) into the
+// offset tree the splicers use. It returns nil for a document of only whitespace, comments
+// and a BOM.
 func parseJSONC(src []byte) (*jnode, error) {
-	p := &jparser{src: src}
-	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
-		p.pos = 3
+	bom := 0
+	if bytes.HasPrefix(src, []byte("\uFEFF")) {
+		bom = 3
 	}
-	if err := p.space(); err != nil {
-		return nil, err
-	}
-	if p.pos == len(src) {
-		return nil, nil
-	}
-	n, err := p.value()
+	v, err := hujson.Parse(src[bom:])
 	if err != nil {
-		return nil, err
+		// Only whitespace and comments: a value put after them parses.
+		if w, err2 := hujson.Parse(append(append([]byte{}, src[bom:]...), "\n0"...)); err2 == nil && w.StartOffset == len(src)-bom+1 {
+			return nil, nil
+		}
+		return nil, huErr(src, bom, err)
 	}
-	if err := p.space(); err != nil {
-		return nil, err
-	}
-	if p.pos != len(src) {
-		return nil, p.errf("unexpected %s after the top-level value", p.what())
-	}
-	return n, nil
+	return fromHu(&v, bom), nil
 }
 
-func (p *jparser) errf(format string, a ...any) error {
-	return &syntaxError{off: p.pos, msg: fmt.Sprintf(format, a...)}
+var huErrAt = regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
+
+// huErr turns hujson's error into a syntaxError at its byte offset.
+func huErr(src []byte, bom int, err error) error {
+	m := huErrAt.FindStringSubmatch(err.Error())
+	if m == nil {
+		return &syntaxError{off: 0, msg: err.Error()}
+	}
+	line, _ := strconv.Atoi(m[1])
+	col, _ := strconv.Atoi(m[2])
+	off := bom
+	for l := 1; l < line && off < len(src); off++ {
+		if src[off] == '\n' {
+			l++
+		}
+	}
+	return &syntaxError{off: off + col - 1, msg: m[3]}
 }
 
-func (p *jparser) what() string {
-	if p.pos >= len(p.src) {
-		return "end of file"
-	}
-	c := p.src[p.pos]
-	if c < 0x20 || c >= 0x7f {
-		return fmt.Sprintf("byte 0x%02x", c)
-	}
-	return fmt.Sprintf("%q", string(c))
-}
-
-// space skips whitespace and comments.
-func (p *jparser) space() error {
-	for p.pos < len(p.src) {
-		switch c := p.src[p.pos]; {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			p.pos++
-		case c == '/' && p.pos+1 < len(p.src) && p.src[p.pos+1] == '/':
-			for p.pos < len(p.src) && p.src[p.pos] != '\n' {
-				p.pos++
+func fromHu(v *hujson.Value, bom int) *jnode {
+	n := &jnode{start: v.StartOffset + bom, end: v.EndOffset + bom}
+	switch t := v.Value.(type) {
+	case *hujson.Object:
+		n.kind = jObject
+		for i := range t.Members {
+			m := &t.Members[i]
+			jm := jmember{key: m.Name.Value.(hujson.Literal).String(), start: m.Name.StartOffset + bom, val: fromHu(&m.Value, bom), comma: -1}
+			if i < len(t.Members)-1 || m.Value.AfterExtra != nil {
+				jm.comma = m.Value.EndOffset + len(m.Value.AfterExtra) + bom
 			}
-		case c == '/' && p.pos+1 < len(p.src) && p.src[p.pos+1] == '*':
-			start := p.pos
-			p.pos += 2
-			for {
-				if p.pos+1 >= len(p.src) {
-					p.pos = start
-					return p.errf("unterminated /* comment")
-				}
-				if p.src[p.pos] == '*' && p.src[p.pos+1] == '/' {
-					p.pos += 2
-					break
-				}
-				p.pos++
+			n.members = append(n.members, jm)
+		}
+	case *hujson.Array:
+		n.kind = jArray
+		for i := range t.Elements {
+			e := &t.Elements[i]
+			jm := jmember{start: e.StartOffset + bom, val: fromHu(e, bom), comma: -1}
+			if i < len(t.Elements)-1 || e.AfterExtra != nil {
+				jm.comma = e.EndOffset + len(e.AfterExtra) + bom
 			}
+			n.members = append(n.members, jm)
+		}
+	case hujson.Literal:
+		switch t.Kind() {
+		case '"':
+			n.kind, n.str = jString, t.String()
+		case '0':
+			n.kind = jNumber
 		default:
-			return nil
+			n.kind = jLiteral
 		}
 	}
-	return nil
-}
-
-func (p *jparser) value() (*jnode, error) {
-	if p.pos >= len(p.src) {
-		return nil, p.errf("unexpected end of file, expected a value")
-	}
-	switch c := p.src[p.pos]; {
-	case c == '{' || c == '[':
-		return p.container(c)
-	case c == '"':
-		return p.str()
-	case c == '-' || (c >= '0' && c <= '9'):
-		return p.number()
-	case c == 't' || c == 'f' || c == 'n':
-		for _, lit := range []string{"true", "false", "null"} {
-			if len(p.src)-p.pos >= len(lit) && string(p.src[p.pos:p.pos+len(lit)]) == lit {
-				n := &jnode{kind: jLiteral, start: p.pos, end: p.pos + len(lit)}
-				p.pos += len(lit)
-				return n, nil
-			}
-		}
-	}
-	return nil, p.errf("unexpected %s, expected a value", p.what())
-}
-
-func (p *jparser) container(open byte) (*jnode, error) {
-	p.depth++
-	if p.depth > maxDepth {
-		return nil, p.errf("nesting deeper than %d levels", maxDepth)
-	}
-	defer func() { p.depth-- }()
-	closer, kind := byte('}'), jObject
-	if open == '[' {
-		closer, kind = ']', jArray
-	}
-	n := &jnode{kind: kind, start: p.pos}
-	p.pos++
-	for {
-		if err := p.space(); err != nil {
-			return nil, err
-		}
-		if p.pos < len(p.src) && p.src[p.pos] == closer {
-			p.pos++
-			n.end = p.pos
-			return n, nil
-		}
-		if len(n.members) > 0 && n.members[len(n.members)-1].comma < 0 {
-			return nil, p.errf("unexpected %s, expected ',' or '%c'", p.what(), closer)
-		}
-		m := jmember{start: p.pos, comma: -1}
-		if kind == jObject {
-			if p.pos >= len(p.src) || p.src[p.pos] != '"' {
-				return nil, p.errf("unexpected %s, expected a member name or '}'", p.what())
-			}
-			k, err := p.str()
-			if err != nil {
-				return nil, err
-			}
-			m.key = k.str
-			if err := p.space(); err != nil {
-				return nil, err
-			}
-			if p.pos >= len(p.src) || p.src[p.pos] != ':' {
-				return nil, p.errf("unexpected %s, expected ':'", p.what())
-			}
-			p.pos++
-			if err := p.space(); err != nil {
-				return nil, err
-			}
-		}
-		v, err := p.value()
-		if err != nil {
-			return nil, err
-		}
-		m.val = v
-		if err := p.space(); err != nil {
-			return nil, err
-		}
-		if p.pos < len(p.src) && p.src[p.pos] == ',' {
-			m.comma = p.pos
-			p.pos++
-		}
-		n.members = append(n.members, m)
-		if p.pos >= len(p.src) {
-			return nil, p.errf("unexpected end of file, expected '%c'", closer)
-		}
-	}
-}
-
-func (p *jparser) str() (*jnode, error) {
-	start := p.pos
-	p.pos++
-	plain := true
-	for {
-		if p.pos >= len(p.src) {
-			p.pos = start
-			return nil, p.errf("unterminated string")
-		}
-		c := p.src[p.pos]
-		switch {
-		case c == '"':
-			p.pos++
-			n := &jnode{kind: jString, start: start, end: p.pos}
-			if plain {
-				n.str = string(p.src[start+1 : p.pos-1])
-			} else if err := json.Unmarshal(p.src[start:p.pos], &n.str); err != nil {
-				p.pos = start
-				return nil, p.errf("invalid string")
-			}
-			return n, nil
-		case c == '\\':
-			plain = false
-			if p.pos+1 >= len(p.src) {
-				return nil, p.errf("unterminated string")
-			}
-			switch p.src[p.pos+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				p.pos += 2
-			case 'u':
-				if p.pos+6 > len(p.src) || !isHex4(p.src[p.pos+2:p.pos+6]) {
-					return nil, p.errf("invalid \\u escape in string")
-				}
-				p.pos += 6
-			default:
-				return nil, p.errf("invalid escape in string")
-			}
-		case c < 0x20:
-			return nil, p.errf("control character %s in string", p.what())
-		default:
-			if c >= 0x80 {
-				plain = false
-			}
-			p.pos++
-		}
-	}
-}
-
-func isHex4(b []byte) bool {
-	for _, c := range b {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
-		}
-	}
-	return true
-}
-
-func (p *jparser) number() (*jnode, error) {
-	start := p.pos
-	digits := func() int {
-		n := 0
-		for p.pos < len(p.src) && p.src[p.pos] >= '0' && p.src[p.pos] <= '9' {
-			p.pos++
-			n++
-		}
-		return n
-	}
-	if p.src[p.pos] == '-' {
-		p.pos++
-	}
-	if p.pos < len(p.src) && p.src[p.pos] == '0' {
-		p.pos++
-	} else if digits() == 0 {
-		return nil, p.errf("invalid number")
-	}
-	if p.pos < len(p.src) && p.src[p.pos] == '.' {
-		p.pos++
-		if digits() == 0 {
-			return nil, p.errf("invalid number")
-		}
-	}
-	if p.pos < len(p.src) && (p.src[p.pos] == 'e' || p.src[p.pos] == 'E') {
-		p.pos++
-		if p.pos < len(p.src) && (p.src[p.pos] == '+' || p.src[p.pos] == '-') {
-			p.pos++
-		}
-		if digits() == 0 {
-			return nil, p.errf("invalid number")
-		}
-	}
-	return &jnode{kind: jNumber, start: start, end: p.pos}, nil
+	return n
 }
 
 // get returns the last member named key (JSON.parse keeps the last duplicate).

@@ -97,7 +97,7 @@ func TestJSONErrorsNameLineCol(t *testing.T) {
 		"{\n  \"a\": 1\n  \"b\": 2\n}": "line 3:3",
 		"[1]":                          "the top-level value is not an object, line 1:1",
 		"{\"hooks\": []}":              "hooks is not an object, line 1:11",
-		"{\"a\": /* x":                 "unterminated /* comment, line 1:7",
+		"{\"a\": /* x":                 "parsing comment: unexpected EOF, line 1:7",
 	} {
 		_, _, _, _, err := installJSON([]byte(in), claudeSpec("/x/gotk-hook-claude", 10), owner{})
 		if err == nil || !strings.Contains(err.Error(), want) {
