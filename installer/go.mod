@@ -10,14 +10,18 @@ require (
 )
 
 require (
+	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f // indirect
 	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/tools v0.26.0 // indirect
+	golang.org/x/tools v0.38.0 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
 )
 
 require (
+	github.com/gotk-dev/gotk/core v0.0.0
 	github.com/gotk-dev/gotk/plugins v0.0.0
 	github.com/rogpeppe/go-internal v1.16.0
-	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f
 )
+
+replace github.com/gotk-dev/gotk/core => ../core
 
 replace github.com/gotk-dev/gotk/plugins => ../plugins

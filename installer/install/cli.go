@@ -19,6 +19,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/gotk-dev/gotk/core/agentconf"
 )
 
 // cli is gotk-install's command line.
@@ -51,7 +53,7 @@ func Main(args []string, e *Env) int {
 	var c cli
 	parser, err := kong.New(&c, kong.Name(prog),
 		kong.Description("Install gotk's hooks, plugins and rules into coding agents' configuration."),
-		kong.Vars{"agents": strings.Join(AgentNames(), ", "), "version": prog + " " + Version},
+		kong.Vars{"agents": strings.Join(agentconf.AgentNames(), ", "), "version": prog + " " + Version},
 		kong.Writers(e.Stdout, e.Stderr),
 		kong.Exit(func(int) { panic(exitHelp{}) }))
 	if err != nil {
@@ -92,17 +94,17 @@ func Main(args []string, e *Env) int {
 	if c.List {
 		return list(e)
 	}
-	var targets []*Agent
-	scope := Scope("")
+	var targets []*agentconf.Agent
+	scope := agentconf.Scope("")
 	if c.Global {
-		scope = Global
+		scope = agentconf.Global
 	} else if c.Project {
-		scope = Project
+		scope = agentconf.Project
 	}
 	if c.Agent != "" {
-		a := AgentByName(c.Agent)
+		a := agentconf.AgentByName(c.Agent)
 		if a == nil {
-			fmt.Fprintf(e.Stderr, "%s: unknown agent %q; choose one of: %s\n", prog, c.Agent, strings.Join(AgentNames(), ", "))
+			fmt.Fprintf(e.Stderr, "%s: unknown agent %q; choose one of: %s\n", prog, c.Agent, strings.Join(agentconf.AgentNames(), ", "))
 			return 2
 		}
 		if scope != "" && !a.Supports(scope) {
@@ -113,15 +115,15 @@ func Main(args []string, e *Env) int {
 			fmt.Fprintf(e.Stderr, "%s: %s gets only a rules text; with --no-rules there is nothing to install\n", prog, a.Name)
 			return 2
 		}
-		targets = []*Agent{a}
+		targets = []*agentconf.Agent{a}
 	} else {
-		m, err := LoadManifest(e)
+		m, err := agentconf.LoadManifest(&e.Env)
 		if err != nil {
 			return fail(e, err)
 		}
-		for _, a := range Agents() {
+		for _, a := range agentconf.Agents() {
 			// An uninstall also takes gotk out of agents that are gone.
-			if (scope == "" || a.Supports(scope)) && (a.Found(e, m) || c.Uninstall && m.recorded(a.Name)) {
+			if (scope == "" || a.Supports(scope)) && (a.Found(&e.Env, m) || c.Uninstall && m.Recorded(a.Name)) {
 				targets = append(targets, a)
 			}
 		}
@@ -148,8 +150,8 @@ func fail(e *Env, err error) int {
 // nothing to change. Otherwise it takes the lock, plans again (another
 // gotk-install may have changed the files meanwhile), applies, and only
 // then says what it did.
-func run(e *Env, targets []*Agent, only Scope, c cli) int {
-	m, err := LoadManifest(e)
+func run(e *Env, targets []*agentconf.Agent, only agentconf.Scope, c cli) int {
+	m, err := agentconf.LoadManifest(&e.Env)
 	if err != nil {
 		return fail(e, err)
 	}
@@ -179,7 +181,7 @@ func run(e *Env, targets []*Agent, only Scope, c cli) int {
 		return fail(e, err)
 	}
 	defer unlock()
-	if m, err = LoadManifest(e); err != nil {
+	if m, err = agentconf.LoadManifest(&e.Env); err != nil {
 		removeEmpty(created)
 		return fail(e, err)
 	}
@@ -207,7 +209,7 @@ func run(e *Env, targets []*Agent, only Scope, c cli) int {
 	// From the first write to the last, an interrupt waits: the run either
 	// completes or is undone, never stops half way.
 	stop := holdSignals()
-	done, err := pl.apply(func() error { return pl.manifest(m).save(e) }, manifestPath(e))
+	done, err := pl.apply(func() error { return saveManifest(pl.manifest(m), e) }, agentconf.ManifestPath(&e.Env))
 	interrupted := stop()
 	if err != nil {
 		removeEmpty(created)
@@ -275,10 +277,14 @@ func holdSignals() (stop func() bool) {
 
 // makePlan reads every file of targets and plans the run's changes; it
 // writes nothing.
-func makePlan(e *Env, targets []*Agent, only Scope, c cli, m *Manifest) (*plan, []step, error) {
+func makePlan(e *Env, targets []*agentconf.Agent, only agentconf.Scope, c cli, m *agentconf.Manifest) (*plan, []step, error) {
 	pl := newPlan()
 	pl.adopt = c.Adopt
 	var steps []step
+	gotk := ""
+	if g, err := e.findBin("gotk"); err == nil {
+		gotk = shellQuote(g)
+	}
 	for _, a := range targets {
 		s := only
 		if s == "" {
@@ -294,13 +300,13 @@ func makePlan(e *Env, targets []*Agent, only Scope, c cli, m *Manifest) (*plan, 
 		}
 		label := fmt.Sprintf("%s (%s)", a.Name, s)
 		any := false
-		for _, p := range a.Parts(e, s, hook) {
+		for _, p := range a.Parts(&e.Env, s, agentconf.Bins{Hook: hook, Gotk: gotk}) {
 			var verb string
 			var err error
 			switch {
-			case c.Uninstall, p.rules && c.NoRules:
+			case c.Uninstall, p.Rules && c.NoRules:
 				verb, err = pl.uninstall(a, p, m)
-			case p.legacy:
+			case p.Legacy:
 				continue
 			default:
 				verb, err = pl.install(a, s, p, m)
@@ -310,7 +316,7 @@ func makePlan(e *Env, targets []*Agent, only Scope, c cli, m *Manifest) (*plan, 
 			}
 			if verb != "" {
 				any = true
-				steps = append(steps, step{label, p.file, verb, p.describe()})
+				steps = append(steps, step{label, p.File, verb, p.Describe()})
 			}
 		}
 		switch {
@@ -320,7 +326,7 @@ func makePlan(e *Env, targets []*Agent, only Scope, c cli, m *Manifest) (*plan, 
 			steps = append(steps, step{label: label, what: "already installed; nothing changed"})
 		case !c.Uninstall:
 			if a.Notes != nil {
-				for _, n := range a.Notes(e, s) {
+				for _, n := range a.Notes(&e.Env, s) {
 					pl.notes = append(pl.notes, a.Name+": "+n)
 				}
 			}
@@ -352,7 +358,7 @@ func printNotes(e *Env, notes []string) {
 }
 
 // runnerNotes checks that the shell the agent runs commands in finds gotk.
-func runnerNotes(e *Env, a *Agent) []string {
+func runnerNotes(e *Env, a *agentconf.Agent) []string {
 	gotk, err := e.findBin("gotk")
 	if err != nil {
 		return []string{"the gotk runner was not found (" + err.Error() + "); rewritten commands run `gotk …`, so install it too."}
@@ -363,7 +369,7 @@ func runnerNotes(e *Env, a *Agent) []string {
 		}
 		return nil
 	}
-	if found, dirs := OnLoginPATH(gotk, e.Home); found == "" {
+	if found, dirs := agentconf.OnLoginPATH(gotk, e.Home); found == "" {
 		return []string{fmt.Sprintf("gotk (%s) is not on a login shell's PATH (%s). Codex runs each command in a login shell, so `gotk …` typed there is not found; gotk-hook-codex names gotk by its absolute path, so rewrites still work. To use gotk there by hand: sudo ln -s %s /usr/local/bin/gotk (or add 'export PATH=\"%s:$PATH\"' to ~/.profile).",
 			gotk, strings.Join(dirs, string(filepath.ListSeparator)), gotk, filepath.Dir(gotk))}
 	}
@@ -372,13 +378,13 @@ func runnerNotes(e *Env, a *Agent) []string {
 
 // list prints each agent, whether it is found, and its state per scope.
 func list(e *Env) int {
-	m, err := LoadManifest(e)
+	m, err := agentconf.LoadManifest(&e.Env)
 	if err != nil {
 		return fail(e, err)
 	}
 	w := tabwriter.NewWriter(e.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "AGENT\tFOUND\tSCOPE\tSTATE\tFILE")
-	for _, st := range Inspect(e, m) {
+	for _, st := range agentconf.Inspect(&e.Env, m) {
 		found := "no"
 		if st.Found {
 			found = "yes"

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gotk-dev/gotk/core/agentconf"
 )
 
 // testEnv returns an Env over a temporary HOME with stand-in hook binaries.
@@ -26,10 +28,11 @@ func testEnv(t *testing.T) (*Env, string) {
 	}
 	env := map[string]string{}
 	return &Env{
-		Home: home, Cwd: dir, BinDir: bin,
-		Getenv:   func(k string) string { return env[k] },
-		LookPath: func(string) (string, error) { return "", os.ErrNotExist },
-		Stdin:    strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{},
+		Env: agentconf.Env{Home: home, Cwd: dir,
+			Getenv:   func(k string) string { return env[k] },
+			LookPath: func(string) (string, error) { return "", os.ErrNotExist }},
+		BinDir: bin,
+		Stdin:  strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{},
 	}, home
 }
 
@@ -73,10 +76,10 @@ func TestConcurrentInstalls(t *testing.T) {
 	if n := strings.Count(string(b), "gotk-hook-claude"); n != 1 {
 		t.Fatalf("settings.json has %d gotk entries:\n%s", n, b)
 	}
-	if _, err := parseJSONC(b); err != nil {
+	if _, err := agentconf.ParseJSONC(b); err != nil {
 		t.Fatal(err)
 	}
-	m, err := LoadManifest(base)
+	m, err := agentconf.LoadManifest(&base.Env)
 	if err != nil {
 		t.Fatal(err)
 	}

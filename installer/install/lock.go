@@ -18,7 +18,7 @@ const lockWait = 30 * time.Second
 // missing and returns the folders it created, outermost first, so that they
 // can go again when nothing is left in them.
 func lockData(e *Env) (unlock func(), created []string, err error) {
-	dir := e.dataDir()
+	dir := e.DataDir()
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, err := os.Stat(d); err == nil || filepath.Dir(d) == d {
 			break

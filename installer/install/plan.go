@@ -13,6 +13,8 @@ import (
 	"syscall"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/gotk-dev/gotk/core/agentconf"
 )
 
 // plan.go: plan, then apply. Planning reads every file and computes its new
@@ -56,8 +58,8 @@ func (e *pathError) Error() string { return e.path + ": " + e.err.Error() }
 type plan struct {
 	changes map[string]*fileChange
 	order   []string
-	puts    []Record
-	drops   []Record
+	puts    []agentconf.Record
+	drops   []agentconf.Record
 	notes   []string
 	adopt   bool // --adopt: take over gotk-looking entries gotk-install did not add
 }
@@ -66,7 +68,7 @@ func newPlan() *plan { return &plan{changes: map[string]*fileChange{}} }
 
 // changed reports whether the plan writes anything: an agent's file, or
 // the manifest.
-func (pl *plan) changed(m *Manifest) bool {
+func (pl *plan) changed(m *agentconf.Manifest) bool {
 	for _, p := range pl.order {
 		if pl.changes[p].changed() {
 			return true
@@ -78,25 +80,16 @@ func (pl *plan) changed(m *Manifest) bool {
 }
 
 // manifest returns m as it is once the plan is applied.
-func (pl *plan) manifest(m *Manifest) *Manifest {
+func (pl *plan) manifest(m *agentconf.Manifest) *agentconf.Manifest {
 	n := *m
-	n.Entries = append([]Record(nil), m.Entries...)
+	n.Entries = append([]agentconf.Record(nil), m.Entries...)
 	for _, r := range pl.drops {
-		n.drop(r.Agent, r.Kind, r.File)
+		dropRecord(&n, r.Agent, r.Kind, r.File)
 	}
 	for _, r := range pl.puts {
-		n.put(r)
+		putRecord(&n, r)
 	}
 	return &n
-}
-
-// owner returns who owns the gotk-looking entries of rec's file.
-func (pl *plan) owner(rec *Record) owner {
-	o := owner{adopt: pl.adopt}
-	if rec != nil {
-		o.recorded, o.cmd = true, rec.Command
-	}
-	return o
 }
 
 // file returns the pending change of path, reading the file on first use.
@@ -147,16 +140,16 @@ func (pl *plan) file(path string) (*fileChange, error) {
 
 // install plans one part. It returns what it did in a few words ("" for
 // nothing).
-func (pl *plan) install(a *Agent, s Scope, p part, m *Manifest) (string, error) {
-	c, err := pl.file(p.file)
+func (pl *plan) install(a *agentconf.Agent, s agentconf.Scope, p agentconf.Part, m *agentconf.Manifest) (string, error) {
+	c, err := pl.file(p.File)
 	if err != nil {
 		return "", err
 	}
-	rec := m.Find(a.Name, p.kind, p.file)
-	nrec := Record{Agent: a.Name, Scope: string(s), Kind: p.kind, File: p.file, Entry: p.describe()}
+	rec := m.Find(a.Name, p.Kind, p.File)
+	nrec := agentconf.Record{Agent: a.Name, Scope: string(s), Kind: p.Kind, File: p.File, Entry: p.Describe()}
 	if rec != nil {
 		nrec = *rec
-		nrec.Entry = p.describe()
+		nrec.Entry = p.Describe()
 	} else {
 		nrec.CreatedFile = !c.existed
 		nrec.CreatedDirs = c.newDirs
@@ -165,19 +158,19 @@ func (pl *plan) install(a *Agent, s Scope, p part, m *Manifest) (string, error) 
 	cur := c.after
 	var out []byte
 	verb := "added"
-	switch p.kind {
-	case "json-hook":
-		var undo *jsonUndo
+	switch p.Kind {
+	case agentconf.KindJSONHook:
+		var undo *agentconf.JSONUndo
 		var notes []string
 		var adopted bool
-		out, undo, adopted, notes, err = installJSON(cur, p.hook, pl.owner(rec))
+		out, undo, adopted, notes, err = installJSON(cur, p.Hook, agentconf.OwnerOf(rec, pl.adopt))
 		if err != nil {
-			return "", &pathError{p.file, err}
+			return "", &pathError{p.File, err}
 		}
 		for _, n := range notes {
-			pl.notes = append(pl.notes, p.file+": "+n)
+			pl.notes = append(pl.notes, p.File+": "+n)
 		}
-		nrec.Command = p.hook.command()
+		nrec.Command = p.Hook.Command()
 		switch {
 		case undo != nil:
 			nrec.JSON = undo
@@ -194,44 +187,44 @@ func (pl *plan) install(a *Agent, s Scope, p part, m *Manifest) (string, error) 
 			}
 			return "", nil
 		}
-	case "block":
-		if p.isTOML {
+	case agentconf.KindBlock:
+		if p.IsTOML {
 			if _, err := toml.Decode(string(cur), new(map[string]any)); err != nil {
-				return "", &pathError{p.file, tomlErr(err)}
+				return "", &pathError{p.File, agentconf.TOMLErr(err)}
 			}
-			arr, err := findTopArray(cur, "hooks")
+			arr, err := agentconf.FindTopArray(cur, "hooks")
 			if err != nil {
-				return "", &pathError{p.file, fmt.Errorf("gotk-install cannot read where this file's hooks are (%v); add gotk's hook by hand", err)}
+				return "", &pathError{p.File, fmt.Errorf("gotk-install cannot read where this file's hooks are (%v); add gotk's hook by hand", err)}
 			}
 			if arr != nil {
 				// hooks is an inline array: no [[hooks]] table may follow it.
-				var undo *inlineUndo
+				var undo *agentconf.InlineUndo
 				if rec != nil && rec.Inline != nil && bytes.Count(cur, []byte(rec.Inline.Lead+rec.Inline.Entry)) == 1 {
 					old := rec.Inline.Lead + rec.Inline.Entry
 					u := *rec.Inline
-					u.Entry = p.inline
+					u.Entry = p.Inline
 					out, undo, verb = bytes.Replace(cur, []byte(old), []byte(u.Lead+u.Entry), 1), &u, "updated"
 				} else {
-					out, undo = insertInline(cur, arr, p.inline)
+					out, undo = insertInline(cur, arr, p.Inline)
 					if err := sameWithout(cur, out); err != nil {
-						return "", &pathError{p.file, err}
+						return "", &pathError{p.File, err}
 					}
 				}
 				if err := checkVibeHooks(out); err != nil {
-					return "", &pathError{p.file, err}
+					return "", &pathError{p.File, err}
 				}
 				nrec.Inline, nrec.Block = undo, nil
 				break
 			}
 		}
-		if start, _, err := findBlock(cur, p.mk); err == nil && start >= 0 && rec == nil && !pl.adopt {
-			l, _ := lineCol(cur, start)
-			return "", &pathError{p.file, fmt.Errorf("holds a gotk block (line %d) that gotk-install did not write; remove it by hand, or pass --adopt to let gotk-install replace it", l)}
+		if start, _, err := agentconf.FindBlock(cur, p.Markers); err == nil && start >= 0 && rec == nil && !pl.adopt {
+			l, _ := agentconf.LineCol(cur, start)
+			return "", &pathError{p.File, fmt.Errorf("holds a gotk block (line %d) that gotk-install did not write; remove it by hand, or pass --adopt to let gotk-install replace it", l)}
 		}
-		var undo *blockUndo
-		out, undo, err = upsertBlock(cur, p.mk, p.body)
+		var undo *agentconf.BlockUndo
+		out, undo, err = upsertBlock(cur, p.Markers, body(&p))
 		if err != nil {
-			return "", &pathError{p.file, err}
+			return "", &pathError{p.File, err}
 		}
 		switch {
 		case undo != nil:
@@ -241,18 +234,18 @@ func (pl *plan) install(a *Agent, s Scope, p part, m *Manifest) (string, error) 
 		default:
 			verb = "updated"
 		}
-		if p.isTOML {
+		if p.IsTOML {
 			if err := checkVibeHooks(out); err != nil {
-				return "", &pathError{p.file, err}
+				return "", &pathError{p.File, err}
 			}
 		}
-	case "toml-flag":
-		var undo *flagUndo
+	case agentconf.KindTOMLFlag:
+		var undo *agentconf.FlagUndo
 		if !c.existed {
-			undo = &flagUndo{Inserted: p.flag + " = true  # set by gotk-install (Vibe hooks are experimental)"}
+			undo = &agentconf.FlagUndo{Inserted: p.Flag + " = true  # set by gotk-install (Vibe hooks are experimental)"}
 			out = []byte(undo.Inserted + "\n")
-		} else if out, undo, err = setTOMLFlag(cur, p.flag); err != nil {
-			return "", &pathError{p.file, err}
+		} else if out, undo, err = setTOMLFlag(cur, p.Flag); err != nil {
+			return "", &pathError{p.File, err}
 		}
 		if undo == nil {
 			return "", nil // already true: not ours to record
@@ -261,20 +254,20 @@ func (pl *plan) install(a *Agent, s Scope, p part, m *Manifest) (string, error) 
 			nrec.Flag = undo
 		}
 		verb = "set"
-	case "file":
-		out = p.content
-		nrec.SHA256 = Sum(p.content)
+	case agentconf.KindFile:
+		out = content(&p)
+		nrec.SHA256 = agentconf.Sum(content(&p))
 		switch {
 		case !c.existed:
-		case rec != nil && rec.SHA256 == Sum(cur):
+		case rec != nil && rec.SHA256 == agentconf.Sum(cur):
 			verb = "updated"
 		case pl.adopt:
 			verb = "adopted"
-		case bytes.Equal(cur, p.content):
-			pl.notes = append(pl.notes, p.file+": is gotk's, but gotk-install did not write it: left as it is; pass --adopt to let gotk-install manage it")
+		case bytes.Equal(cur, content(&p)):
+			pl.notes = append(pl.notes, p.File+": is gotk's, but gotk-install did not write it: left as it is; pass --adopt to let gotk-install manage it")
 			return "", nil
 		default:
-			return "", &pathError{p.file, errors.New("exists and is not the file gotk-install wrote (its content differs); move it away, or pass --adopt to let gotk-install replace it")}
+			return "", &pathError{p.File, errors.New("exists and is not the file gotk-install wrote (its content differs); move it away, or pass --adopt to let gotk-install replace it")}
 		}
 		if bytes.Equal(out, cur) && rec == nil {
 			pl.puts = append(pl.puts, nrec)
@@ -290,9 +283,9 @@ func (pl *plan) install(a *Agent, s Scope, p part, m *Manifest) (string, error) 
 }
 
 // uninstall plans the removal of one part.
-func (pl *plan) uninstall(a *Agent, p part, m *Manifest) (string, error) {
-	rec := m.Find(a.Name, p.kind, p.file)
-	c, err := pl.file(p.file)
+func (pl *plan) uninstall(a *agentconf.Agent, p agentconf.Part, m *agentconf.Manifest) (string, error) {
+	rec := m.Find(a.Name, p.Kind, p.File)
+	c, err := pl.file(p.File)
 	if err != nil {
 		return "", err
 	}
@@ -306,53 +299,53 @@ func (pl *plan) uninstall(a *Agent, p part, m *Manifest) (string, error) {
 	cur := c.after
 	var out []byte
 	changed := false
-	switch p.kind {
-	case "json-hook":
-		var undo *jsonUndo
+	switch p.Kind {
+	case agentconf.KindJSONHook:
+		var undo *agentconf.JSONUndo
 		if rec != nil {
 			undo = rec.JSON
 		}
 		var notes []string
-		out, changed, notes, err = uninstallJSON(cur, p.hook, undo, pl.owner(rec))
+		out, changed, notes, err = uninstallJSON(cur, p.Hook, undo, agentconf.OwnerOf(rec, pl.adopt))
 		for _, n := range notes {
-			pl.notes = append(pl.notes, p.file+": "+n)
+			pl.notes = append(pl.notes, p.File+": "+n)
 		}
-	case "block":
+	case agentconf.KindBlock:
 		if rec != nil && rec.Inline != nil {
 			if out, changed = removeInline(cur, rec.Inline); !changed {
-				pl.notes = append(pl.notes, p.file+": gotk's hook was changed after gotk-install wrote it: left in place; remove it by hand")
+				pl.notes = append(pl.notes, p.File+": gotk's hook was changed after gotk-install wrote it: left in place; remove it by hand")
 			}
 			break
 		}
-		var undo *blockUndo
+		var undo *agentconf.BlockUndo
 		if rec != nil {
 			undo = rec.Block
 		}
 		if rec == nil && !pl.adopt {
-			if start, _, ferr := findBlock(cur, p.mk); ferr == nil && start >= 0 {
-				l, _ := lineCol(cur, start)
-				pl.notes = append(pl.notes, fmt.Sprintf("%s: holds a gotk block (line %d) that gotk-install did not write: left as it is; remove it by hand, or pass --adopt", p.file, l))
+			if start, _, ferr := agentconf.FindBlock(cur, p.Markers); ferr == nil && start >= 0 {
+				l, _ := agentconf.LineCol(cur, start)
+				pl.notes = append(pl.notes, fmt.Sprintf("%s: holds a gotk block (line %d) that gotk-install did not write: left as it is; remove it by hand, or pass --adopt", p.File, l))
 			}
 			break
 		}
-		out, changed, err = removeBlock(cur, p.mk, undo)
-	case "toml-flag":
+		out, changed, err = removeBlock(cur, p.Markers, undo)
+	case agentconf.KindTOMLFlag:
 		if rec != nil {
 			out, changed = unsetTOMLFlag(cur, rec.Flag)
 		}
-	case "file":
+	case agentconf.KindFile:
 		switch {
-		case rec != nil && rec.SHA256 == Sum(cur), pl.adopt && bytes.Equal(cur, p.content):
+		case rec != nil && rec.SHA256 == agentconf.Sum(cur), pl.adopt && bytes.Equal(cur, content(&p)):
 			out, changed = nil, true
 			c.remove = true
 		case rec != nil:
-			pl.notes = append(pl.notes, p.file+": left in place: it was changed after gotk-install wrote it")
-		case bytes.Equal(cur, p.content):
-			pl.notes = append(pl.notes, p.file+": is gotk's, but gotk-install did not write it: left in place; remove it by hand, or pass --adopt")
+			pl.notes = append(pl.notes, p.File+": left in place: it was changed after gotk-install wrote it")
+		case bytes.Equal(cur, content(&p)):
+			pl.notes = append(pl.notes, p.File+": is gotk's, but gotk-install did not write it: left in place; remove it by hand, or pass --adopt")
 		}
 	}
 	if err != nil {
-		return "", &pathError{p.file, err}
+		return "", &pathError{p.File, err}
 	}
 	if !changed {
 		return "", nil
@@ -373,7 +366,7 @@ func checkVibeHooks(b []byte) error {
 		Hooks []struct{ Name string } `toml:"hooks"`
 	}
 	if _, err := toml.Decode(string(b), &doc); err != nil {
-		return tomlErr(err)
+		return agentconf.TOMLErr(err)
 	}
 	n := 0
 	for _, h := range doc.Hooks {

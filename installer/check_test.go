@@ -1,4 +1,4 @@
-package check
+package installer_test
 
 import (
 	"bytes"
@@ -7,12 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gotk-dev/gotk/core/agentconf"
+	"github.com/gotk-dev/gotk/core/check"
 	"github.com/gotk-dev/gotk/installer/install"
 )
 
 // setup installs gotk for agents into a temporary HOME whose hook binaries
 // are the given shell scripts, and returns the check Env for it.
-func setup(t *testing.T, hooks map[string]string, agents ...string) (Env, string) {
+func setup(t *testing.T, hooks map[string]string, agents ...string) (check.Env, string) {
 	t.Helper()
 	dir := t.TempDir()
 	home, bin := filepath.Join(dir, "home"), filepath.Join(dir, "bin")
@@ -40,13 +42,13 @@ func setup(t *testing.T, hooks map[string]string, agents ...string) (Env, string
 	}
 	for _, a := range agents {
 		var out bytes.Buffer
-		ie := &install.Env{Home: home, Cwd: dir, BinDir: bin, Getenv: getenv, LookPath: lookPath,
+		ie := &install.Env{Env: agentconf.Env{Home: home, Cwd: dir, Getenv: getenv, LookPath: lookPath}, BinDir: bin,
 			Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out}
 		if c := install.Main([]string{"--agent", a}, ie); c != 0 {
 			t.Fatalf("install %s: %s", a, out.String())
 		}
 	}
-	return Env{Home: home, Cwd: dir, Getenv: getenv, LookPath: lookPath}, bin
+	return check.Env{Home: home, Cwd: dir, Getenv: getenv, LookPath: lookPath}, bin
 }
 
 func TestVerifyPasses(t *testing.T) {
@@ -55,7 +57,7 @@ func TestVerifyPasses(t *testing.T) {
 		"gotk-hook-cursor": `echo '{"permission":"allow"}'`,
 	}, "claude", "cursor", "gemini", "pi")
 	var w bytes.Buffer
-	if c := Verify(&w, env); c != 0 {
+	if c := check.Verify(&w, env); c != 0 {
 		t.Fatalf("exit %d:\n%s", c, w.String())
 	}
 	for _, want := range []string{
@@ -86,7 +88,7 @@ func TestVerifyFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	var w bytes.Buffer
-	if c := Verify(&w, env); c != 1 {
+	if c := check.Verify(&w, env); c != 1 {
 		t.Fatalf("exit %d, want 1:\n%s", c, w.String())
 	}
 	for _, want := range []string{
@@ -114,13 +116,13 @@ func TestVerifyWarnsConflictAndSkips(t *testing.T) {
 		t.Fatal(err)
 	}
 	var w bytes.Buffer
-	Verify(&w, env)
+	check.Verify(&w, env)
 	if !strings.Contains(w.String(), "SKIP  claude (global): not installed") {
 		t.Errorf("no SKIP:\n%s", w.String())
 	}
 	setupIn(t, env, "claude")
 	w.Reset()
-	if c := Verify(&w, env); c != 0 {
+	if c := check.Verify(&w, env); c != 0 {
 		t.Fatalf("exit %d:\n%s", c, w.String())
 	}
 	if !strings.Contains(w.String(), `WARN  claude (global): conflict: hooks.PreToolUse[0].hooks[0] runs "rtk hook claude"`) {
@@ -128,11 +130,11 @@ func TestVerifyWarnsConflictAndSkips(t *testing.T) {
 	}
 }
 
-func setupIn(t *testing.T, env Env, agent string) {
+func setupIn(t *testing.T, env check.Env, agent string) {
 	t.Helper()
 	var out bytes.Buffer
 	bin := filepath.Join(filepath.Dir(env.Home), "bin")
-	ie := &install.Env{Home: env.Home, Cwd: env.Cwd, BinDir: bin, Getenv: env.Getenv, LookPath: env.LookPath,
+	ie := &install.Env{Env: agentconf.Env{Home: env.Home, Cwd: env.Cwd, Getenv: env.Getenv, LookPath: env.LookPath}, BinDir: bin,
 		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out}
 	if c := install.Main([]string{"--agent", agent}, ie); c != 0 {
 		t.Fatalf("install %s: %s", agent, out.String())
@@ -148,7 +150,7 @@ func TestDoctor(t *testing.T) {
 		t.Fatal(err)
 	}
 	var w bytes.Buffer
-	if c := Doctor(&w, env); c != 1 {
+	if c := check.Doctor(&w, env); c != 1 {
 		t.Fatalf("exit %d, want 1:\n%s", c, w.String())
 	}
 	for _, want := range []string{

@@ -1,14 +1,15 @@
-package install
+package agentconf
 
 import (
 	"bytes"
 	"os"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 )
 
-// state.go: read-only inspection of what is installed, for --list and for
-// `gotk verify` / `gotk doctor` (package check).
+// state.go: read-only inspection of what is installed, for gotk-install
+// --list and for `gotk verify` / `gotk doctor` (core/check).
 
 // State is how gotk's parts look for one agent in one scope.
 type State struct {
@@ -28,7 +29,14 @@ type State struct {
 type PartState struct {
 	File  string
 	What  string
+	Kind  string
 	State string // present, absent, modified (owned file changed), invalid: ...
+}
+
+// Invalid reports whether the part's file cannot be read or parsed, and
+// why.
+func (p PartState) Invalid() (string, bool) {
+	return strings.CutPrefix(p.State, "invalid: ")
 }
 
 // Inspect returns the state of every agent in every scope it supports.
@@ -36,85 +44,82 @@ func Inspect(e *Env, m *Manifest) []State {
 	var out []State
 	for _, a := range Agents() {
 		for _, s := range a.Scopes {
-			out = append(out, inspect(e, m, a, s))
+			out = append(out, InspectOne(e, m, a, s))
 		}
 	}
 	return out
 }
 
-func inspect(e *Env, m *Manifest, a *Agent, s Scope) State {
+// InspectOne returns the state of agent a in scope s.
+func InspectOne(e *Env, m *Manifest, a *Agent, s Scope) State {
 	st := State{Agent: a.Name, Scope: s, Found: a.Found(e, m), HookBin: a.HookBin}
-	var parts []part
-	for _, p := range a.Parts(e, s, "") {
-		if !p.legacy {
+	var parts []Part
+	for _, p := range a.Parts(e, s, Bins{}) {
+		if !p.Legacy {
 			parts = append(parts, p)
 		}
 	}
 	present := 0
 	for i, p := range parts {
 		if i == 0 {
-			st.File = p.file
+			st.File = p.File
 		}
-		ps := PartState{File: p.file, What: p.describe(), State: "absent"}
-		b, err := os.ReadFile(p.file)
+		ps := PartState{File: p.File, What: p.Describe(), Kind: p.Kind, State: "absent"}
+		rec := m.Find(a.Name, p.Kind, p.File)
+		b, err := os.ReadFile(p.File)
 		switch {
 		case os.IsNotExist(err):
 		case err != nil:
 			ps.State = "invalid: " + err.Error()
-		case p.kind == "json-hook":
-			root, err := loadRoot(b)
+		case p.Kind == KindJSONHook:
+			root, err := LoadRoot(b)
 			if err != nil {
 				ps.State = "invalid: " + err.Error()
 				break
 			}
-			arr, err := walk(b, root, p.hook.event, jArray)
+			arr, err := Walk(b, root, p.Hook.Event, JArray)
 			if err != nil {
 				ps.State = "invalid: " + err.Error()
 				break
 			}
-			rec := m.Find(a.Name, p.kind, p.file)
-			o := owner{recorded: rec != nil}
-			if rec != nil {
-				o.cmd = rec.Command
-			}
-			ours, others := p.hook.findGotk(arr, o)
+			ours, others := p.Hook.FindGotk(arr, OwnerOf(rec, false))
 			if len(ours) > 0 {
 				ps.State = "present"
-				st.Hook, _ = p.hook.handlerAt(arr, ours[0]).getStr(p.hook.cmdKey)
+				st.Hook, _ = p.Hook.HandlerAt(arr, ours[0]).GetStr(p.Hook.CmdKey)
 			}
-			st.Conflicts = append(st.Conflicts, p.hook.conflicts(arr)...)
-			st.Others = append(st.Others, p.hook.otherNotes(arr, others)...)
-		case p.kind == "block":
-			if rec := m.Find(a.Name, p.kind, p.file); rec != nil && rec.Inline != nil {
+			st.Conflicts = append(st.Conflicts, p.Hook.Conflicts(arr)...)
+			st.Others = append(st.Others, p.Hook.OtherNotes(arr, others)...)
+		case p.Kind == KindBlock:
+			if rec != nil && rec.Inline != nil {
 				if bytes.Contains(b, []byte(rec.Inline.Lead+rec.Inline.Entry)) {
 					ps.State = "present"
 				}
 				break
 			}
-			start, _, err := findBlock(b, p.mk)
+			start, _, err := FindBlock(b, p.Markers)
 			if err != nil {
 				ps.State = "invalid: " + err.Error()
 			} else if start >= 0 {
 				ps.State = "present"
 			}
-		case p.kind == "toml-flag":
+		case p.Kind == KindTOMLFlag:
 			var doc map[string]any
 			if _, err := toml.Decode(string(b), &doc); err != nil {
-				ps.State = "invalid: " + tomlErr(err).Error()
-			} else if doc[p.flag] == true {
+				ps.State = "invalid: " + TOMLErr(err).Error()
+			} else if doc[p.Flag] == true {
 				ps.State = "present"
 			}
-		case p.kind == "file":
+		case p.Kind == KindFile:
 			ps.State = "present"
-			if rec := m.Find(a.Name, p.kind, p.file); rec != nil && rec.SHA256 != Sum(b) {
+			if rec != nil && rec.SHA256 != Sum(b) {
 				ps.State = "modified"
 			}
 			if a.HookBin != "" {
-				if root, err := loadRoot(b); err == nil {
-					spec := &jsonHookSpec{event: []string{"hooks", "preToolUse"}, bin: a.HookBin}
-					if arr, _ := walk(b, root, spec.event, jArray); arr != nil {
-						if refs, _ := spec.findGotk(arr, owner{adopt: true}); len(refs) > 0 {
-							st.Hook, _ = arr.members[refs[0].elem].val.getStr("bash")
+				if root, err := LoadRoot(b); err == nil {
+					spec := &HookSpec{Event: []string{"hooks", "preToolUse"}, Bin: a.HookBin}
+					if arr, _ := Walk(b, root, spec.Event, JArray); arr != nil {
+						if refs, _ := spec.FindGotk(arr, Owner{Adopt: true}); len(refs) > 0 {
+							st.Hook, _ = arr.Members[refs[0].Elem].Val.GetStr("bash")
 						}
 					}
 				}
@@ -137,7 +142,7 @@ func inspect(e *Env, m *Manifest, a *Agent, s Scope) State {
 		if ps.State == "modified" {
 			st.State = "modified"
 		}
-		if len(ps.State) > 8 && ps.State[:8] == "invalid:" {
+		if _, bad := ps.Invalid(); bad {
 			st.State = "unreadable"
 		}
 	}

@@ -1,9 +1,10 @@
 // Package check is `gotk verify` and `gotk doctor`: it reads what
-// gotk-install put in each agent's configuration (package install and its
+// gotk-install put in each agent's configuration (core/agentconf and its
 // manifest) and checks that it still works — the entry is there, names an
 // executable that answers a probe in the agent's own JSON dialect, and the
 // files gotk owns are unmodified. The gotk runner wires Verify and Doctor as
-// subcommands; nothing here writes a file.
+// subcommands; gotk-install's tests drive them over real installs. Nothing
+// here writes a file, and nothing here links the plugin files.
 package check
 
 import (
@@ -19,7 +20,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/gotk-dev/gotk/installer/install"
+	"github.com/gotk-dev/gotk/core/agentconf"
 )
 
 // Env is what Verify and Doctor read from the outside: no globals.
@@ -40,8 +41,8 @@ func OSEnv() Env {
 	return Env{Home: home, Cwd: cwd, Getenv: os.Getenv, LookPath: exec.LookPath}
 }
 
-func (e Env) install() *install.Env {
-	return &install.Env{Home: e.Home, Cwd: e.Cwd, Getenv: e.Getenv, LookPath: e.LookPath}
+func (e Env) conf() *agentconf.Env {
+	return &agentconf.Env{Home: e.Home, Cwd: e.Cwd, Getenv: e.Getenv, LookPath: e.LookPath}
 }
 
 func (e Env) run(bin string, args []string, stdin []byte) ([]byte, error) {
@@ -181,8 +182,8 @@ func probeHook(e Env, agent, cmd string) error {
 // Verify prints PASS, FAIL, WARN or SKIP per agent and scope, and returns 1
 // when anything failed.
 func Verify(w io.Writer, env Env) int {
-	ie := env.install()
-	m, err := install.LoadManifest(ie)
+	ie := env.conf()
+	m, err := agentconf.LoadManifest(ie)
 	if err != nil {
 		fmt.Fprintf(w, "FAIL  manifest: %v\n", err)
 		return 1
@@ -195,7 +196,7 @@ func Verify(w io.Writer, env Env) int {
 		fmt.Fprintf(w, "%-4s  %s: %s\n", status, label, msg)
 	}
 	installed := map[string]bool{}
-	states := install.Inspect(ie, m)
+	states := agentconf.Inspect(ie, m)
 	for _, st := range states {
 		if st.State != "not installed" {
 			installed[st.Agent] = true
@@ -204,7 +205,7 @@ func Verify(w io.Writer, env Env) int {
 	for _, st := range states {
 		label := fmt.Sprintf("%s (%s)", st.Agent, st.Scope)
 		if st.State == "not installed" {
-			if st.Found && !installed[st.Agent] && st.Scope == install.AgentByName(st.Agent).Scopes[0] {
+			if st.Found && !installed[st.Agent] && st.Scope == agentconf.AgentByName(st.Agent).Scopes[0] {
 				line("SKIP", label, "not installed (gotk-install --agent "+st.Agent+")")
 			}
 			continue
@@ -256,8 +257,8 @@ func Verify(w io.Writer, env Env) int {
 // binaries' versions, PATH problems, and each problem with the command that
 // fixes it. It returns 1 when it found a problem.
 func Doctor(w io.Writer, env Env) int {
-	ie := env.install()
-	m, err := install.LoadManifest(ie)
+	ie := env.conf()
+	m, err := agentconf.LoadManifest(ie)
 	if err != nil {
 		fmt.Fprintf(w, "manifest: %v\n", err)
 		return 1
@@ -266,7 +267,7 @@ func Doctor(w io.Writer, env Env) int {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "AGENT\tSCOPE\tFOUND\tGOTK\tHOOK")
 	vibeInstalled, codexInstalled := false, false
-	for _, st := range install.Inspect(ie, m) {
+	for _, st := range agentconf.Inspect(ie, m) {
 		if !st.Found && st.State == "not installed" {
 			continue
 		}
@@ -280,7 +281,7 @@ func Doctor(w io.Writer, env Env) int {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", st.Agent, st.Scope, found, st.State, hook)
 		switch {
-		case st.State == "not installed" && st.Scope == install.AgentByName(st.Agent).Scopes[0]:
+		case st.State == "not installed" && st.Scope == agentconf.AgentByName(st.Agent).Scopes[0]:
 			fixes = append(fixes, fmt.Sprintf("%s is used here but gotk is not installed for it: gotk-install --agent %s", st.Agent, st.Agent))
 		case st.State == "partial" || st.State == "modified" || st.State == "unreadable":
 			fixes = append(fixes, fmt.Sprintf("%s (%s) is %s: gotk-install --agent %s --%s", st.Agent, st.Scope, st.State, st.Agent, st.Scope))
@@ -321,7 +322,7 @@ func Doctor(w io.Writer, env Env) int {
 	}
 	if gotk == "" {
 		fixes = append(fixes, "the gotk runner is not on PATH: rewritten commands run `gotk …`; install it (make install) and add its folder to PATH")
-	} else if found, dirs := install.OnLoginPATH(gotk, env.Home); found == "" {
+	} else if found, dirs := agentconf.OnLoginPATH(gotk, env.Home); found == "" {
 		fixes = append(fixes, fmt.Sprintf("gotk (%s) is not on a login shell's PATH (%s), which Codex uses for every command: sudo ln -s %s /usr/local/bin/gotk",
 			gotk, strings.Join(dirs, string(filepath.ListSeparator)), gotk))
 	}
