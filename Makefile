@@ -17,6 +17,8 @@ BINARIES := gotk=./runner $(if $(wildcard installer/cmd/gotk-install),gotk-insta
             $(foreach a,$(AGENTS),gotk-hook-$(a)=./agents/$(a))
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -s -w -X main.version=$(VERSION) -X github.com/gotk-dev/gotk/installer/install.Version=$(VERSION)
+# The hook binaries answer --version from core/hookio.
+LDFLAGS  += -X github.com/gotk-dev/gotk/core/hookio.Version=$(VERSION)
 FUZZTIME ?= 10s
 
 .PHONY: all build install uninstall test test-go test-plugins bench fuzz cross e2e clean fmt fmt-check vet

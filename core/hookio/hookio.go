@@ -178,8 +178,12 @@ func (d *diagnostics) warn(lines ...string) {
 }
 
 // Main runs the hook for a on the real stdin, stdout and environment, and
-// exits 0.
+// exits 0. Asked --version or --help, it answers that instead (Info).
 func Main(a Agent) {
+	if text, ok := Info(a, os.Args[1:]); ok {
+		os.Stdout.WriteString(text)
+		os.Exit(0)
+	}
 	Run(a, OSEnv(), os.Stdin, os.Stdout, os.Stderr)
 	os.Exit(0)
 }

@@ -164,3 +164,27 @@ func TestFields(t *testing.T) {
 		}
 	}
 }
+
+// TestInfo: --version is one line naming the binary, --help a usage that
+// says how to install and check the hook; anything else is the hook's job.
+func TestInfo(t *testing.T) {
+	a := hookio.Agent{Name: "claude"}
+	v, ok := hookio.Info(a, []string{"--version"})
+	if !ok || !strings.HasPrefix(v, "gotk-hook-claude ") || strings.Count(v, "\n") != 1 {
+		t.Errorf("--version: %q %v", v, ok)
+	}
+	h, ok := hookio.Info(a, []string{"-h"})
+	if !ok || !strings.HasPrefix(h, "Usage: gotk-hook-claude [--version | --help]\n") || !strings.Contains(h, "gotk-install --agent claude") {
+		t.Errorf("-h: %q %v", h, ok)
+	}
+	for _, args := range [][]string{nil, {"--version", "x"}, {"--debug"}, {"version"}} {
+		if _, ok := hookio.Info(a, args); ok {
+			t.Errorf("%q: answered as info", args)
+		}
+	}
+	hookio.Version = "1.2.3"
+	defer func() { hookio.Version = "" }()
+	if v, _ := hookio.Info(a, []string{"--version"}); v != "gotk-hook-claude 1.2.3\n" {
+		t.Errorf("with Version set: %q", v)
+	}
+}
