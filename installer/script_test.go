@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gotk-dev/gotk/core/check"
 	"github.com/gotk-dev/gotk/installer/install"
 	"github.com/gotk-dev/gotk/plugins"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -25,12 +26,40 @@ func TestMain(m *testing.M) {
 			}
 			os.Exit(install.Main(os.Args[1:], e))
 		},
+		// gotk-check verify|doctor is `gotk verify` / `gotk doctor`.
+		"gotk-check": func() {
+			env := check.OSEnv()
+			if len(os.Args) == 2 && os.Args[1] == "doctor" {
+				os.Exit(check.Doctor(os.Stdout, env))
+			}
+			os.Exit(check.Verify(os.Stdout, env))
+		},
 	})
 }
 
-// hookBins are the binaries gotk-install names in hook entries; the
-// scenarios get stand-ins in $BIN that answer with the agent's no-op.
-var hookBins = []string{"gotk", "gotk-hook-claude", "gotk-hook-cursor", "gotk-hook-copilot", "gotk-hook-gemini", "gotk-hook-vibe", "gotk-hook-codex"}
+// standIns are the binaries gotk-install names in hook entries, as the
+// scenarios get them in $BIN: each hook answers the probe of gotk verify as
+// the real one does — the rewrite when gotk is on its PATH, else nothing
+// and gotk-hook's warning — and gotk says its version.
+var standIns = map[string]string{
+	"gotk":             `case "$1" in --version) echo "gotk test";; esac`,
+	"gotk-hook-claude": hook("claude", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"gotk git status"}}}`),
+	"gotk-hook-cursor": hook("cursor", `{"permission":"allow","updated_input":{"command":"gotk git status"}}`),
+	"gotk-hook-gemini": hook("gemini", `{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"gotk git status"}}}`),
+	"gotk-hook-vibe":   hook("vibe", `{"hook_specific_output":{"tool_input":{"command":"gotk git status"}}}`),
+	"gotk-hook-codex":  hook("codex", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"'"$g"' ls"}}}`),
+	// Outside a --allow-all-tools session Copilot's hook answers nothing.
+	"gotk-hook-copilot": hook("copilot", ``),
+}
+
+// hook is a stand-in hook script answering answer ($g is gotk's path).
+func hook(agent, answer string) string {
+	return `case "$1" in --version) echo "gotk-hook-` + agent + ` test"; exit 0;; esac
+cat >/dev/null
+g=$(command -v gotk) || { echo "gotk-hook-` + agent + `: gotk is not on PATH, so commands run unchanged" >&2; exit 0; }
+[ -n '` + strings.ReplaceAll(answer, `'`, `'\''`) + `' ] && echo '` + answer + `'
+exit 0`
+}
 
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
@@ -43,8 +72,8 @@ func TestScripts(t *testing.T) {
 					return err
 				}
 			}
-			for _, b := range hookBins {
-				if err := os.WriteFile(filepath.Join(bin, b), []byte("#!/bin/sh\ncat >/dev/null\n"), 0o755); err != nil {
+			for b, script := range standIns {
+				if err := os.WriteFile(filepath.Join(bin, b), []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
 					return err
 				}
 			}

@@ -34,6 +34,7 @@ const (
 // Agent is one coding agent gotk knows.
 type Agent struct {
 	Name   string
+	Title  string  // its product name, for messages
 	Scopes []Scope // supported; the first is the default
 	// Dirs are folders (or files) whose presence, with something in them
 	// gotk-install did not make, means the agent is used on this machine;
@@ -72,6 +73,10 @@ type Part struct {
 	What    string // what it is, for messages
 	Rules   bool   // a rules text beside a hook: --no-rules leaves it out
 	Legacy  bool   // where an older layout put it: only uninstall looks
+	// Syntax is how the agent itself reads a JSON file (SyntaxJSON,
+	// SyntaxJSONComments; "" when not known): gotk-install reads every form,
+	// the agent may skip a file it cannot parse.
+	Syntax string
 }
 
 // Describe names a part's entry for the manifest and messages.
@@ -109,7 +114,7 @@ func TOMLString(s string) string {
 func Agents() []*Agent {
 	return []*Agent{
 		{
-			Name: "claude", Scopes: []Scope{Global, Project}, HookBin: "gotk-hook-claude",
+			Name: "claude", Title: "Claude Code", Scopes: []Scope{Global, Project}, HookBin: "gotk-hook-claude",
 			Dirs:     func(e *Env) []string { return []string{ClaudeDir(e)} },
 			Programs: []string{"claude"},
 			Parts: func(e *Env, s Scope, b Bins) []Part {
@@ -117,14 +122,17 @@ func Agents() []*Agent {
 				if s == Project {
 					f = filepath.Join(e.Cwd, ".claude", "settings.json")
 				}
-				return []Part{{Kind: KindJSONHook, File: f, What: "PreToolUse hook", Hook: &HookSpec{
+				// Claude Code skips a settings file with a comment or a
+				// trailing comma ("Invalid or malformed JSON";
+				// anthropics/claude-code#83190).
+				return []Part{{Kind: KindJSONHook, File: f, What: "PreToolUse hook", Syntax: SyntaxJSON, Hook: &HookSpec{
 					Event: []string{"hooks", "PreToolUse"}, Matcher: "Bash", Tool: "Bash", CmdKey: "command", Bin: "gotk-hook-claude",
 					Handler: Obj{{"type", "command"}, {"command", b.Hook}, {"timeout", 10}},
 				}}}
 			},
 		},
 		{
-			Name: "cursor", Scopes: []Scope{Global}, HookBin: "gotk-hook-cursor",
+			Name: "cursor", Title: "Cursor", Scopes: []Scope{Global}, HookBin: "gotk-hook-cursor",
 			Dirs:     func(e *Env) []string { return []string{filepath.Join(e.Home, ".cursor")} },
 			Programs: []string{"cursor-agent", "cursor"},
 			Parts: func(e *Env, s Scope, b Bins) []Part {
@@ -139,7 +147,7 @@ func Agents() []*Agent {
 			},
 		},
 		{
-			Name: "copilot", Scopes: []Scope{Global, Project}, HookBin: "gotk-hook-copilot",
+			Name: "copilot", Title: "Copilot CLI", Scopes: []Scope{Global, Project}, HookBin: "gotk-hook-copilot",
 			Dirs:     func(e *Env) []string { return []string{CopilotDir(e)} },
 			Programs: []string{"copilot"},
 			Parts: func(e *Env, s Scope, b Bins) []Part {
@@ -160,7 +168,7 @@ func Agents() []*Agent {
 			},
 		},
 		{
-			Name: "gemini", Scopes: []Scope{Global, Project}, HookBin: "gotk-hook-gemini",
+			Name: "gemini", Title: "Gemini CLI", Scopes: []Scope{Global, Project}, HookBin: "gotk-hook-gemini",
 			Dirs:     func(e *Env) []string { return []string{GeminiDir(e)} },
 			Programs: []string{"gemini"},
 			Parts: func(e *Env, s Scope, b Bins) []Part {
@@ -168,14 +176,16 @@ func Agents() []*Agent {
 				if s == Project {
 					f = filepath.Join(e.Cwd, ".gemini", "settings.json")
 				}
-				return []Part{{Kind: KindJSONHook, File: f, What: "BeforeTool hook", Hook: &HookSpec{
+				// Gemini CLI strips comments, then JSON.parse: a trailing
+				// comma fails the file (gemini-cli 0.61 loadSettings).
+				return []Part{{Kind: KindJSONHook, File: f, What: "BeforeTool hook", Syntax: SyntaxJSONComments, Hook: &HookSpec{
 					Event: []string{"hooks", "BeforeTool"}, Matcher: "run_shell_command", Tool: "run_shell_command", CmdKey: "command", Bin: "gotk-hook-gemini",
 					Handler: Obj{{"name", "gotk"}, {"type", "command"}, {"command", b.Hook}, {"timeout", 10000}},
 				}}}
 			},
 		},
 		{
-			Name: "vibe", Scopes: []Scope{Global}, HookBin: "gotk-hook-vibe",
+			Name: "vibe", Title: "Mistral Vibe", Scopes: []Scope{Global}, HookBin: "gotk-hook-vibe",
 			Dirs:     func(e *Env) []string { return []string{VibeDir(e)} },
 			Programs: []string{"vibe"},
 			Parts: func(e *Env, s Scope, b Bins) []Part {
@@ -195,12 +205,13 @@ func Agents() []*Agent {
 			},
 		},
 		{
-			Name: "codex", Scopes: []Scope{Global}, HookBin: "gotk-hook-codex",
+			Name: "codex", Title: "Codex CLI", Scopes: []Scope{Global}, HookBin: "gotk-hook-codex",
 			Dirs:     func(e *Env) []string { return []string{CodexDir(e)} },
 			Programs: []string{"codex"},
 			Parts: func(e *Env, s Scope, b Bins) []Part {
 				return []Part{
-					{Kind: KindJSONHook, File: filepath.Join(CodexDir(e), "hooks.json"), What: "PreToolUse hook", Hook: &HookSpec{
+					// Codex reads hooks.json with serde_json: plain JSON.
+					{Kind: KindJSONHook, File: filepath.Join(CodexDir(e), "hooks.json"), What: "PreToolUse hook", Syntax: SyntaxJSON, Hook: &HookSpec{
 						Event: []string{"hooks", "PreToolUse"}, Matcher: "Bash", Tool: "Bash", CmdKey: "command", Bin: "gotk-hook-codex",
 						Handler: Obj{{"type", "command"}, {"command", b.Hook}, {"timeout", 10}},
 					}},
@@ -212,7 +223,7 @@ func Agents() []*Agent {
 			},
 		},
 		{
-			Name: "opencode", Scopes: []Scope{Global, Project},
+			Name: "opencode", Title: "OpenCode", Scopes: []Scope{Global, Project},
 			Dirs:     func(e *Env) []string { return []string{OpenCodeDir(e)} },
 			Programs: []string{"opencode"},
 			Parts: func(e *Env, s Scope, _ Bins) []Part {
@@ -224,7 +235,7 @@ func Agents() []*Agent {
 			},
 		},
 		{
-			Name: "pi", Scopes: []Scope{Global, Project},
+			Name: "pi", Title: "Pi", Scopes: []Scope{Global, Project},
 			Dirs:     func(e *Env) []string { return []string{PiDir(e)} },
 			Programs: []string{"pi"},
 			Parts: func(e *Env, s Scope, _ Bins) []Part {
@@ -236,7 +247,7 @@ func Agents() []*Agent {
 			},
 		},
 		{
-			Name: "hermes", Scopes: []Scope{Global},
+			Name: "hermes", Title: "Hermes", Scopes: []Scope{Global},
 			Dirs:     func(e *Env) []string { return []string{HermesDir(e)} },
 			Programs: []string{"hermes"},
 			Parts: func(e *Env, s Scope, _ Bins) []Part {
@@ -251,7 +262,7 @@ func Agents() []*Agent {
 			},
 		},
 		{
-			Name: "cline", Scopes: []Scope{Project},
+			Name: "cline", Title: "Cline", Scopes: []Scope{Project},
 			Dirs:     func(e *Env) []string { return []string{filepath.Join(e.Cwd, ".clinerules")} },
 			Programs: []string{"cline"},
 			Parts: func(e *Env, s Scope, _ Bins) []Part {
@@ -264,7 +275,7 @@ func Agents() []*Agent {
 			},
 		},
 		{
-			Name: "windsurf", Scopes: []Scope{Project},
+			Name: "windsurf", Title: "Windsurf", Scopes: []Scope{Project},
 			Dirs: func(e *Env) []string {
 				return []string{filepath.Join(e.Cwd, ".windsurf"), filepath.Join(e.Cwd, ".windsurfrules")}
 			},

@@ -2,6 +2,8 @@ package agentconf
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -207,4 +209,62 @@ func Walk(src []byte, root *Node, path []string, last JKind) (*Node, error) {
 		n = m.Val
 	}
 	return n, nil
+}
+
+// How agents read their JSON files (Part.Syntax).
+const (
+	SyntaxJSON         = "json"          // plain JSON: no comment, no trailing comma
+	SyntaxJSONComments = "json+comments" // comments allowed, no trailing comma
+)
+
+// AgentReads checks src the way an agent with syntax reads it; the error
+// names what it cannot read and where. A leading BOM is not held against
+// the file.
+func AgentReads(syntax string, src []byte) error {
+	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
+	switch syntax {
+	case SyntaxJSON:
+		var v any
+		err := json.Unmarshal(src, &v)
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return ErrAt(src, int(se.Offset)-1, "not plain JSON ("+se.Error()+")")
+		}
+		return err
+	case SyntaxJSONComments:
+		v, err := hujson.Parse(src)
+		if err != nil {
+			return huErr(src, 0, err)
+		}
+		first := -1
+		for n := range v.All() {
+			if off, ok := trailingComma(n); ok && (first < 0 || off < first) {
+				first = off
+			}
+		}
+		if first >= 0 {
+			return ErrAt(src, first, "a trailing comma")
+		}
+	}
+	return nil
+}
+
+// trailingComma returns the offset of the comma after the last member of a
+// composite value, if it has one.
+func trailingComma(v *hujson.Value) (int, bool) {
+	var last *hujson.Value
+	switch t := v.Value.(type) {
+	case *hujson.Object:
+		if n := len(t.Members); n > 0 {
+			last = &t.Members[n-1].Value
+		}
+	case *hujson.Array:
+		if n := len(t.Elements); n > 0 {
+			last = &t.Elements[n-1]
+		}
+	}
+	if last == nil || last.AfterExtra == nil {
+		return 0, false
+	}
+	return last.EndOffset + len(last.AfterExtra), true
 }

@@ -2,6 +2,7 @@ package agentconf
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"strings"
 
@@ -16,7 +17,7 @@ type State struct {
 	Agent     string
 	Scope     Scope
 	Found     bool   // the agent is used on this machine
-	State     string // installed, not installed, partial, modified, unreadable
+	State     string // installed, not installed, partial, missing (recorded, gone), modified, unreadable
 	File      string // the agent's main file for gotk
 	HookBin   string // the hook binary's name, "" for plugin and rules agents
 	Hook      string // the command gotk's entry runs, as written
@@ -31,6 +32,9 @@ type PartState struct {
 	What  string
 	Kind  string
 	State string // present, absent, modified (owned file changed), invalid: ...
+	// AgentError says why the agent itself cannot read the file (a
+	// comment where it wants plain JSON), when gotk can.
+	AgentError string
 }
 
 // Invalid reports whether the part's file cannot be read or parsed, and
@@ -59,13 +63,16 @@ func InspectOne(e *Env, m *Manifest, a *Agent, s Scope) State {
 			parts = append(parts, p)
 		}
 	}
-	present := 0
+	present, recorded := 0, 0
 	for i, p := range parts {
 		if i == 0 {
 			st.File = p.File
 		}
 		ps := PartState{File: p.File, What: p.Describe(), Kind: p.Kind, State: "absent"}
 		rec := m.Find(a.Name, p.Kind, p.File)
+		if rec != nil {
+			recorded++
+		}
 		b, err := os.ReadFile(p.File)
 		switch {
 		case os.IsNotExist(err):
@@ -76,6 +83,9 @@ func InspectOne(e *Env, m *Manifest, a *Agent, s Scope) State {
 			if err != nil {
 				ps.State = "invalid: " + err.Error()
 				break
+			}
+			if err := AgentReads(p.Syntax, b); err != nil {
+				ps.AgentError = fmt.Sprintf("%s skips this whole file: %v", a.Title, err)
 			}
 			arr, err := Walk(b, root, p.Hook.Event, JArray)
 			if err != nil {
@@ -94,13 +104,13 @@ func InspectOne(e *Env, m *Manifest, a *Agent, s Scope) State {
 				if bytes.Contains(b, []byte(rec.Inline.Lead+rec.Inline.Entry)) {
 					ps.State = "present"
 				}
-				break
-			}
-			start, _, err := FindBlock(b, p.Markers)
-			if err != nil {
+			} else if start, _, err := FindBlock(b, p.Markers); err != nil {
 				ps.State = "invalid: " + err.Error()
 			} else if start >= 0 {
 				ps.State = "present"
+			}
+			if p.IsTOML && ps.State == "present" {
+				st.Hook = vibeCommand(b)
 			}
 		case p.Kind == KindTOMLFlag:
 			var doc map[string]any
@@ -131,6 +141,8 @@ func InspectOne(e *Env, m *Manifest, a *Agent, s Scope) State {
 		st.Parts = append(st.Parts, ps)
 	}
 	switch {
+	case present == 0 && recorded > 0:
+		st.State = "missing" // gotk-install wrote it; it is gone
 	case present == 0:
 		st.State = "not installed"
 	case present < len(parts):
@@ -147,4 +159,21 @@ func InspectOne(e *Env, m *Manifest, a *Agent, s Scope) State {
 		}
 	}
 	return st
+}
+
+// vibeCommand returns the command of the hook named gotk in a Vibe
+// hooks.toml, or "".
+func vibeCommand(b []byte) string {
+	var doc struct {
+		Hooks []struct{ Name, Command string } `toml:"hooks"`
+	}
+	if _, err := toml.Decode(string(b), &doc); err != nil {
+		return ""
+	}
+	for _, h := range doc.Hooks {
+		if h.Name == "gotk" {
+			return h.Command
+		}
+	}
+	return ""
 }

@@ -1,26 +1,32 @@
 // Package check is `gotk verify` and `gotk doctor`: it reads what
 // gotk-install put in each agent's configuration (core/agentconf and its
-// manifest) and checks that it still works — the entry is there, names an
-// executable that answers a probe in the agent's own JSON dialect, and the
-// files gotk owns are unmodified. The gotk runner wires Verify and Doctor as
-// subcommands; gotk-install's tests drive them over real installs. Nothing
-// here writes a file, and nothing here links the plugin files.
+// manifest) and checks that it works — the entry is there, in a file the
+// agent itself can read, and names a hook binary that answers a probe in the
+// agent's own JSON dialect with a rewrite to a gotk that exists; gotk is on
+// the PATH; gotk's config.toml parses. Verify reports each check; doctor
+// turns each problem into the command that fixes it, trying it (as a dry
+// run) before it suggests it.
+//
+// The gotk runner wires Verify and Doctor as subcommands; gotk-install's
+// tests drive them over real installs. Nothing here writes a file, and
+// nothing here links the plugin files.
 package check
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/gotk-dev/gotk/core/agentconf"
+	"github.com/gotk-dev/gotk/core/config"
 )
 
 // Env is what Verify and Doctor read from the outside: no globals.
@@ -29,315 +35,265 @@ type Env struct {
 	Cwd      string
 	Getenv   func(string) string
 	LookPath func(string) (string, error)
-	// Run runs bin with stdin and returns its stdout; nil runs the program
-	// with a 5-second limit.
-	Run func(ctx context.Context, bin string, args []string, stdin []byte) ([]byte, error)
+	// Environ is the environment of the programs doctor runs (gotk-install
+	// --dry-run, --version); nil is the process's own.
+	Environ []string
 }
 
 // OSEnv returns the process's environment.
 func OSEnv() Env {
-	home, _ := os.UserHomeDir()
-	cwd, _ := os.Getwd()
-	return Env{Home: home, Cwd: cwd, Getenv: os.Getenv, LookPath: exec.LookPath}
+	e := agentconf.OSEnv()
+	return Env{Home: e.Home, Cwd: e.Cwd, Getenv: e.Getenv, LookPath: e.LookPath}
 }
 
 func (e Env) conf() *agentconf.Env {
 	return &agentconf.Env{Home: e.Home, Cwd: e.Cwd, Getenv: e.Getenv, LookPath: e.LookPath}
 }
 
-func (e Env) run(bin string, args []string, stdin []byte) ([]byte, error) {
+func (e Env) environ() []string {
+	if e.Environ != nil {
+		return e.Environ
+	}
+	return os.Environ()
+}
+
+// run runs bin with a 5-second limit and returns its stdout and stderr.
+func run(dir, bin string, args []string, stdin []byte, env []string) ([]byte, []byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if e.Run != nil {
-		return e.Run(ctx, bin, args, stdin)
-	}
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Stdin = bytes.NewReader(stdin)
-	cmd.Dir = e.Cwd
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil && stderr.Len() > 0 {
-		err = fmt.Errorf("%v: %s", err, strings.TrimSpace(firstLine(stderr.String())))
+	cmd.Dir = dir
+	cmd.Env = env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		err = errors.New("no answer within 5 s")
 	}
-	return out, err
+	return stdout.Bytes(), stderr.Bytes(), err
 }
 
 func firstLine(s string) string {
+	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i]
 	}
 	return s
 }
 
-// probe is the payload a hook gets for `git status`, in its agent's dialect,
-// and a check of the answer's shape.
-type probe struct {
-	payload func(cwd string) any
-	shape   func(map[string]any) error
+// finding is one result of a check.
+type finding struct {
+	level string // PASS, FAIL, WARN, SKIP
+	label string // "claude (global)", or "gotk" for what all agents share
+	msg   string // what is wrong, or what works; one line
+	// fix is what makes it right: a gotk-install command line (doctor
+	// tries it first), or words.
+	fix   string
+	agent string // the agent the finding is about, "" for gotk's own
 }
 
-func hookSpecific(event string) func(map[string]any) error {
-	return func(v map[string]any) error {
-		h, ok := v["hookSpecificOutput"]
-		if !ok {
-			return nil
-		}
-		hm, ok := h.(map[string]any)
-		if !ok || hm["hookEventName"] != event {
-			return fmt.Errorf("hookSpecificOutput without hookEventName %q", event)
-		}
-		return nil
-	}
+// report is every finding, and what doctor's table shows.
+type report struct {
+	findings []finding
+	states   []agentconf.State
+	manifest *agentconf.Manifest
 }
 
-func oneOf(key string, allowed ...string) func(map[string]any) error {
-	return func(v map[string]any) error {
-		x, ok := v[key]
-		if !ok {
-			return nil
-		}
-		for _, a := range allowed {
-			if x == a {
-				return nil
-			}
-		}
-		return fmt.Errorf("%s is %v, not one of %s", key, x, strings.Join(allowed, "|"))
-	}
+func (r *report) add(level, label, msg, fix string) {
+	r.findings = append(r.findings, finding{level: level, label: label, msg: msg, fix: fix})
 }
 
-var probes = map[string]probe{
-	"claude": {func(cwd string) any {
-		return map[string]any{"session_id": "gotk-verify", "cwd": cwd, "permission_mode": "default", "hook_event_name": "PreToolUse",
-			"tool_name": "Bash", "tool_input": map[string]any{"command": "git status", "description": "gotk verify probe"}, "tool_use_id": "gotk-verify"}
-	}, hookSpecific("PreToolUse")},
-	"codex": {func(cwd string) any {
-		return map[string]any{"session_id": "gotk-verify", "turn_id": "gotk-verify", "cwd": cwd, "hook_event_name": "PreToolUse", "model": "gotk-verify",
-			"permission_mode": "default", "tool_name": "Bash", "tool_input": map[string]any{"command": "git status"}, "tool_use_id": "gotk-verify"}
-	}, hookSpecific("PreToolUse")},
-	"cursor": {func(cwd string) any {
-		return map[string]any{"hook_event_name": "preToolUse", "tool_name": "Shell", "tool_input": map[string]any{"command": "git status", "working_directory": cwd},
-			"tool_use_id": "gotk-verify", "cwd": cwd, "workspace_roots": []string{cwd}}
-	}, oneOf("permission", "allow", "deny", "ask")},
-	"copilot": {func(cwd string) any {
-		return map[string]any{"sessionId": "gotk-verify", "timestamp": 0, "cwd": cwd, "toolName": "bash", "toolArgs": `{"command":"git status"}`}
-	}, oneOf("permissionDecision", "allow", "deny", "ask")},
-	"gemini": {func(cwd string) any {
-		return map[string]any{"session_id": "gotk-verify", "cwd": cwd, "hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
-			"tool_input": map[string]any{"command": "git status"}}
-	}, oneOf("decision", "allow", "deny", "block", "ask", "approve")},
-	"vibe": {func(cwd string) any {
-		return map[string]any{"session_id": "gotk-verify", "cwd": cwd, "hook_event_name": "pre_tool", "tool_name": "bash", "tool_call_id": "gotk-verify",
-			"tool_input": map[string]any{"command": "git status", "timeout": nil}}
-	}, oneOf("decision", "allow", "deny")},
-}
-
-// hookProgram returns the program an entry's command runs.
-func hookProgram(cmd string) string {
-	cmd = strings.TrimSpace(cmd)
-	if cmd != "" && (cmd[0] == '"' || cmd[0] == '\'') {
-		if i := strings.IndexByte(cmd[1:], cmd[0]); i >= 0 {
-			return cmd[1 : i+1]
+func (r *report) failed() bool {
+	for _, f := range r.findings {
+		if f.level == "FAIL" {
+			return true
 		}
 	}
-	if i := strings.IndexAny(cmd, " \t"); i >= 0 {
-		return cmd[:i]
-	}
-	return cmd
+	return false
 }
 
-// probeHook runs the hook with the agent's `git status` payload and checks
-// that the answer is empty (the no-op) or a JSON object of the agent's shape.
-func probeHook(e Env, agent, cmd string) error {
-	bin := hookProgram(cmd)
-	if !filepath.IsAbs(bin) {
-		return fmt.Errorf("entry runs %q, not an absolute path; reinstall: gotk-install --agent %s", bin, agent)
-	}
-	if fi, err := os.Stat(bin); err != nil || fi.Mode().Perm()&0o111 == 0 || fi.IsDir() {
-		return fmt.Errorf("%s is missing or not executable; reinstall gotk, then: gotk-install --agent %s", bin, agent)
-	}
-	p, ok := probes[agent]
-	if !ok {
-		return nil
-	}
-	in, _ := json.Marshal(p.payload(e.Cwd))
-	out, err := e.run(bin, nil, in)
+// collect runs every check.
+func collect(env Env) *report {
+	r := &report{}
+	ce := env.conf()
+	m, err := agentconf.LoadManifest(ce)
 	if err != nil {
-		return fmt.Errorf("%s did not answer a probe: %v", bin, err)
+		r.add("FAIL", "gotk", "manifest: "+err.Error(), "move "+agentconf.ManifestPath(ce)+" away, then install again (gotk-install --agent NAME --adopt)")
+		m = &agentconf.Manifest{}
 	}
-	out = bytes.TrimSpace(out)
-	if len(out) == 0 {
-		return nil
-	}
-	var v map[string]any
-	if err := json.Unmarshal(out, &v); err != nil {
-		return fmt.Errorf("%s answered a probe with something that is not a JSON object: %.60q", bin, out)
-	}
-	if err := p.shape(v); err != nil {
-		return fmt.Errorf("%s answered a probe in the wrong shape: %v", bin, err)
-	}
-	return nil
-}
-
-// Verify prints PASS, FAIL, WARN or SKIP per agent and scope, and returns 1
-// when anything failed.
-func Verify(w io.Writer, env Env) int {
-	ie := env.conf()
-	m, err := agentconf.LoadManifest(ie)
-	if err != nil {
-		fmt.Fprintf(w, "FAIL  manifest: %v\n", err)
-		return 1
-	}
-	failed := false
-	line := func(status, label, msg string) {
-		if status == "FAIL" {
-			failed = true
-		}
-		fmt.Fprintf(w, "%-4s  %s: %s\n", status, label, msg)
-	}
+	r.manifest = m
+	r.states = agentconf.Inspect(ce, m)
 	installed := map[string]bool{}
-	states := agentconf.Inspect(ie, m)
-	for _, st := range states {
+	hooks := false
+	for _, st := range r.states {
 		if st.State != "not installed" {
 			installed[st.Agent] = true
+			hooks = true
 		}
 	}
-	for _, st := range states {
+
+	// What every agent shares: gotk itself, its config, the switch.
+	gotkOK := true
+	if hooks {
+		name := "gotk"
+		if b := env.Getenv("GOTK_BIN"); b != "" {
+			name = b // the plugins' override
+		}
+		if p, err := env.LookPath(name); err != nil || !filepath.IsAbs(p) {
+			gotkOK = false
+			r.add("FAIL", "gotk", name+" is not on PATH, so the hooks and plugins find no gotk and rewrite nothing", "install gotk (make install in the gotk tree) or add the folder that holds it to PATH, then start the agents again")
+		}
+	}
+	if w := loadConfig(env); w != "" {
+		r.add("FAIL", "gotk", strings.TrimPrefix(w, "gotk: "), "fix the line it names; until then every hook uses the defaults")
+	}
+	for _, k := range []string{"GOTK_DISABLED", "RTK_DISABLED"} {
+		if env.Getenv(k) == "1" {
+			r.add("WARN", "gotk", k+"=1 is set here: agents started with it rewrite nothing", "unset "+k)
+		}
+	}
+
+	for _, st := range r.states {
 		label := fmt.Sprintf("%s (%s)", st.Agent, st.Scope)
+		a := agentconf.AgentByName(st.Agent)
+		scope := fmt.Sprintf("gotk-install --agent %s --%s", st.Agent, st.Scope)
 		if st.State == "not installed" {
-			if st.Found && !installed[st.Agent] && st.Scope == agentconf.AgentByName(st.Agent).Scopes[0] {
-				line("SKIP", label, "not installed (gotk-install --agent "+st.Agent+")")
+			if st.Found && !installed[st.Agent] && st.Scope == a.Scopes[0] {
+				r.findings = append(r.findings, finding{level: "SKIP", label: label, agent: st.Agent,
+					msg: "not installed", fix: "gotk-install --agent " + st.Agent})
 			}
 			continue
 		}
-		ok := true
+		n := len(r.findings)
 		for _, p := range st.Parts {
-			switch {
+			switch bad, invalid := p.Invalid(); {
+			case invalid:
+				r.add("FAIL", label, p.File+": "+bad, "fix "+p.File+" where it says, then "+scope)
 			case p.State == "absent":
-				ok = false
-				line("FAIL", label, fmt.Sprintf("%s is missing from %s; run gotk-install --agent %s --%s", p.What, p.File, st.Agent, st.Scope))
+				r.add("FAIL", label, fmt.Sprintf("%s is missing from %s", p.What, p.File), scope)
 			case p.State == "modified":
-				ok = false
-				line("FAIL", label, fmt.Sprintf("%s was changed after gotk-install wrote it (hash differs); run gotk-install --agent %s --%s --uninstall, then install again", p.File, st.Agent, st.Scope))
-			case strings.HasPrefix(p.State, "invalid:"):
-				ok = false
-				line("FAIL", label, p.File+": "+strings.TrimPrefix(p.State, "invalid: "))
+				r.add("FAIL", label, p.File+" was changed after gotk-install wrote it", scope+" --adopt")
+			}
+			if p.AgentError != "" {
+				r.add("FAIL", label, p.File+": "+p.AgentError, "make "+p.File+" plain JSON there (no comment, no trailing comma)")
 			}
 		}
 		if st.HookBin != "" && st.Hook != "" {
-			if err := probeHook(env, st.Agent, st.Hook); err != nil {
-				ok = false
-				line("FAIL", label, err.Error())
+			if msg, fix := probeHook(env, st, gotkOK); msg != "" {
+				r.add("FAIL", label, msg, fix)
 			}
+		}
+		if len(r.findings) == n && gotkOK {
+			msg := "installed in " + st.File
+			if st.Hook != "" && probes[st.Agent].rewrites {
+				p := probes[st.Agent]
+				msg = fmt.Sprintf("hook %s rewrites `%s` to gotk %s", agentconf.Program(st.Hook), p.command, p.command)
+			} else if st.Hook != "" {
+				msg = fmt.Sprintf("hook %s answers a probe", agentconf.Program(st.Hook))
+			}
+			r.add("PASS", label, msg, "")
 		}
 		for _, c := range st.Conflicts {
-			line("WARN", label, c)
+			r.add("WARN", label, c, "")
 		}
 		for _, o := range st.Others {
-			line("WARN", label, o)
-		}
-		if ok {
-			msg := "installed in " + st.File
-			if st.Hook != "" {
-				msg = "hook " + hookProgram(st.Hook) + " answers the probe"
-			}
-			line("PASS", label, msg)
+			r.add("WARN", label, o, "")
 		}
 	}
-	if len(installed) == 0 {
+	for i := range r.findings {
+		if r.findings[i].agent == "" {
+			if a, _, ok := strings.Cut(r.findings[i].label, " ("); ok {
+				r.findings[i].agent = a
+			}
+		}
+	}
+	return r
+}
+
+// loadConfig returns core/config's warning about config.toml, if any.
+func loadConfig(env Env) string {
+	_, w := config.Load(config.Env{Getenv: env.Getenv, Home: env.Home})
+	return w
+}
+
+// probeHook runs the agent's hook on its probe in a clean world (a HOME
+// that does not exist, the PATH of this shell), and says what is wrong with
+// the answer ("" when nothing is).
+func probeHook(env Env, st agentconf.State, gotkOK bool) (msg, fix string) {
+	reinstall := fmt.Sprintf("gotk-install --agent %s --%s", st.Agent, st.Scope)
+	bin := agentconf.Program(st.Hook)
+	if !filepath.IsAbs(bin) {
+		return fmt.Sprintf("the entry runs %q, not an absolute path", bin), reinstall
+	}
+	if fi, err := os.Stat(bin); err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
+		return bin + " is missing or not executable, so the agent runs no gotk hook", "install gotk's binaries again (make install in the gotk tree), then " + reinstall
+	}
+	p, ok := probes[st.Agent]
+	if !ok {
+		return "", ""
+	}
+	in, _ := json.Marshal(p.payload(os.TempDir(), p.command))
+	// A HOME that does not exist: the probe tests the hook, not the user's
+	// rules, and the hook writes nothing (no audit log, no config).
+	penv := []string{"PATH=" + env.Getenv("PATH"), "HOME=" + filepath.Join(os.TempDir(), "gotk-verify-no-home")}
+	out, stderr, err := run(os.TempDir(), bin, nil, in, penv)
+	if err != nil {
+		return fmt.Sprintf("%s failed on a probe (%v: %s); %s", bin, err, firstLine(string(stderr)), blocks(st.Agent)), "install gotk's binaries again (make install), then " + reinstall
+	}
+	if strings.Contains(string(stderr), gotkMissing) {
+		if !gotkOK {
+			return "", "" // said once, for all agents
+		}
+		return bin + " finds no gotk on its PATH and rewrites nothing", "add gotk's folder to PATH"
+	}
+	cmd, err := p.judge(out)
+	switch {
+	case err != nil:
+		return bin + " " + err.Error(), "install gotk's binaries again (make install), then " + reinstall
+	case cmd == "" && p.rewrites:
+		why := firstLine(string(stderr))
+		if why != "" {
+			why = " (" + why + ")"
+		}
+		return fmt.Sprintf("%s did not rewrite `%s`%s: it should answer with gotk %s", bin, p.command, why, p.command), "install gotk's binaries again (make install), then " + reinstall
+	case cmd != "":
+		if err := p.want(cmd, agentconf.IsExec); err != nil {
+			return bin + " " + err.Error(), "install gotk's binaries again (make install), then " + reinstall
+		}
+	}
+	return "", ""
+}
+
+// blocks says what a failing hook does to its agent.
+func blocks(agent string) string {
+	if agent == "copilot" {
+		return "Copilot CLI denies every shell command whose hook fails"
+	}
+	return "the agent runs commands without gotk"
+}
+
+// Verify prints one line per check — PASS, FAIL, WARN or SKIP — and
+// returns 1 when anything failed.
+func Verify(w io.Writer, env Env) int {
+	r := collect(env)
+	any := false
+	for _, f := range r.findings {
+		msg := f.msg
+		if f.fix != "" && f.level != "PASS" {
+			msg += "; fix: " + f.fix
+			if f.level == "SKIP" {
+				msg = f.msg + " (" + f.fix + ")"
+			}
+		}
+		fmt.Fprintf(w, "%-4s  %s: %s\n", f.level, f.label, msg)
+		any = any || f.level == "PASS" || f.level == "FAIL"
+	}
+	if !any {
 		fmt.Fprintln(w, "SKIP  gotk is not installed for any agent (gotk-install --all)")
 	}
-	if failed {
+	if r.failed() {
 		return 1
 	}
 	return 0
-}
-
-// Doctor prints, for a person, each agent found and its state, the
-// binaries' versions, PATH problems, and each problem with the command that
-// fixes it. It returns 1 when it found a problem.
-func Doctor(w io.Writer, env Env) int {
-	ie := env.conf()
-	m, err := agentconf.LoadManifest(ie)
-	if err != nil {
-		fmt.Fprintf(w, "manifest: %v\n", err)
-		return 1
-	}
-	var fixes []string
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "AGENT\tSCOPE\tFOUND\tGOTK\tHOOK")
-	vibeInstalled, codexInstalled := false, false
-	for _, st := range agentconf.Inspect(ie, m) {
-		if !st.Found && st.State == "not installed" {
-			continue
-		}
-		found := "no"
-		if st.Found {
-			found = "yes"
-		}
-		hook := "-"
-		if st.Hook != "" {
-			hook = hookProgram(st.Hook)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", st.Agent, st.Scope, found, st.State, hook)
-		switch {
-		case st.State == "not installed" && st.Scope == agentconf.AgentByName(st.Agent).Scopes[0]:
-			fixes = append(fixes, fmt.Sprintf("%s is used here but gotk is not installed for it: gotk-install --agent %s", st.Agent, st.Agent))
-		case st.State == "partial" || st.State == "modified" || st.State == "unreadable":
-			fixes = append(fixes, fmt.Sprintf("%s (%s) is %s: gotk-install --agent %s --%s", st.Agent, st.Scope, st.State, st.Agent, st.Scope))
-		}
-		if st.State != "not installed" {
-			vibeInstalled = vibeInstalled || st.Agent == "vibe"
-			codexInstalled = codexInstalled || st.Agent == "codex"
-			for _, p := range st.Parts {
-				if p.What == "enable_experimental_hooks = true" && p.State != "present" {
-					fixes = append(fixes, "Vibe runs no hooks until enable_experimental_hooks = true is in "+p.File+": gotk-install --agent vibe")
-				}
-			}
-		}
-		for _, c := range st.Conflicts {
-			fixes = append(fixes, st.Agent+": "+c)
-		}
-	}
-	tw.Flush()
-
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "binaries:")
-	gotk := ""
-	names := []string{"gotk", "gotk-install", "gotk-hook-claude", "gotk-hook-cursor", "gotk-hook-copilot", "gotk-hook-gemini", "gotk-hook-vibe", "gotk-hook-codex"}
-	for _, n := range names {
-		p, err := env.LookPath(n)
-		if err != nil {
-			fmt.Fprintf(w, "  %-18s not on PATH\n", n)
-			continue
-		}
-		if n == "gotk" {
-			gotk = p
-		}
-		v := "version unknown"
-		if out, err := env.run(p, []string{"--version"}, nil); err == nil && len(bytes.TrimSpace(out)) > 0 {
-			v = strings.TrimSpace(firstLine(string(out)))
-		}
-		fmt.Fprintf(w, "  %-18s %s (%s)\n", n, p, v)
-	}
-	if gotk == "" {
-		fixes = append(fixes, "the gotk runner is not on PATH: rewritten commands run `gotk …`; install it (make install) and add its folder to PATH")
-	} else if found, dirs := agentconf.OnLoginPATH(gotk, env.Home); found == "" {
-		fixes = append(fixes, fmt.Sprintf("gotk (%s) is not on a login shell's PATH (%s), which Codex uses for every command: sudo ln -s %s /usr/local/bin/gotk",
-			gotk, strings.Join(dirs, string(filepath.ListSeparator)), gotk))
-	}
-	if codexInstalled {
-		fixes = append(fixes, "Codex skips hooks it has not trusted: start codex and run /hooks to trust gotk's (again after each reinstall)")
-	}
-	_ = vibeInstalled
-	fmt.Fprintln(w)
-	if len(fixes) == 0 {
-		fmt.Fprintln(w, "no problems found")
-		return 0
-	}
-	fmt.Fprintln(w, "to do:")
-	for _, f := range fixes {
-		fmt.Fprintln(w, "  - "+f)
-	}
-	return 1
 }

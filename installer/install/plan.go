@@ -170,6 +170,9 @@ func (pl *plan) install(a *agentconf.Agent, s agentconf.Scope, p agentconf.Part,
 		for _, n := range notes {
 			pl.notes = append(pl.notes, p.File+": "+n)
 		}
+		if err := agentconf.AgentReads(p.Syntax, out); err != nil {
+			pl.notes = append(pl.notes, fmt.Sprintf("%s: %s skips this whole file (%v): gotk's entry runs once the file is plain JSON there", p.File, a.Title, err))
+		}
 		nrec.Command = p.Hook.Command()
 		switch {
 		case undo != nil:
