@@ -1,12 +1,9 @@
 package agentconf
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
-	"time"
 
 	"github.com/gotk-dev/gotk/core/permission"
 )
@@ -84,37 +81,4 @@ func HermesDir(e *Env) string { return filepath.Join(e.Home, ".hermes") }
 func IsExec(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
-}
-
-// StandardLoginPATH is the PATH a Debian login shell builds from
-// /etc/profile: what Codex's commands see.
-var StandardLoginPATH = []string{"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"}
-
-// LoginPATH returns the PATH of a login shell started with a clean
-// environment (only HOME set), the way Codex starts one for each command.
-// When bash cannot be run it returns StandardLoginPATH and false.
-func LoginPATH(home string) ([]string, bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "bash", "-lc", `printf %s "$PATH"`)
-	cmd.Env = []string{"HOME=" + home}
-	cmd.Dir = home
-	out, err := cmd.Output()
-	if err != nil || len(out) == 0 {
-		return StandardLoginPATH, false
-	}
-	return filepath.SplitList(strings.TrimSpace(string(out))), true
-}
-
-// OnLoginPATH reports whether a login shell finds bin (an absolute path) by
-// its base name, and where.
-func OnLoginPATH(bin, home string) (string, []string) {
-	dirs, _ := LoginPATH(home)
-	for _, d := range dirs {
-		p := filepath.Join(d, filepath.Base(bin))
-		if IsExec(p) {
-			return p, dirs
-		}
-	}
-	return "", dirs
 }

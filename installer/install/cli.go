@@ -357,21 +357,16 @@ func printNotes(e *Env, notes []string) {
 	}
 }
 
-// runnerNotes checks that the shell the agent runs commands in finds gotk.
+// runnerNotes checks that the agent will find gotk: every hook and plugin
+// looks it up on the PATH the agent was started with (Codex's hook then
+// names it by absolute path, so Codex's login shell needs no PATH entry).
 func runnerNotes(e *Env, a *agentconf.Agent) []string {
 	gotk, err := e.findBin("gotk")
 	if err != nil {
 		return []string{"the gotk runner was not found (" + err.Error() + "); rewritten commands run `gotk …`, so install it too."}
 	}
-	if a.Name != "codex" {
-		if p, err := e.LookPath("gotk"); err != nil || p == "" {
-			return []string{fmt.Sprintf("gotk (%s) is not on this shell's PATH; %s runs commands with the PATH it was started with: add %s to PATH.", gotk, a.Name, filepath.Dir(gotk))}
-		}
-		return nil
-	}
-	if found, dirs := agentconf.OnLoginPATH(gotk, e.Home); found == "" {
-		return []string{fmt.Sprintf("gotk (%s) is not on a login shell's PATH (%s). Codex runs each command in a login shell, so `gotk …` typed there is not found; gotk-hook-codex names gotk by its absolute path, so rewrites still work. To use gotk there by hand: sudo ln -s %s /usr/local/bin/gotk (or add 'export PATH=\"%s:$PATH\"' to ~/.profile).",
-			gotk, strings.Join(dirs, string(filepath.ListSeparator)), gotk, filepath.Dir(gotk))}
+	if p, err := e.LookPath("gotk"); err != nil || p == "" {
+		return []string{fmt.Sprintf("gotk (%s) is not on this shell's PATH; %s finds it on the PATH it was started with: add %s to PATH.", gotk, a.Name, filepath.Dir(gotk))}
 	}
 	return nil
 }
