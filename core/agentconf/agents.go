@@ -133,10 +133,10 @@ func Agents() []*Agent {
 		},
 		{
 			Name: "cursor", Title: "Cursor", Scopes: []Scope{Global}, HookBin: "gotk-hook-cursor",
-			Dirs:     func(e *Env) []string { return []string{filepath.Join(e.Home, ".cursor")} },
+			Dirs:     func(e *Env) []string { return []string{CursorDir(e)} },
 			Programs: []string{"cursor-agent", "cursor"},
 			Parts: func(e *Env, s Scope, b Bins) []Part {
-				return []Part{{Kind: KindJSONHook, File: filepath.Join(e.Home, ".cursor", "hooks.json"), What: "preToolUse hook", Hook: &HookSpec{
+				return []Part{{Kind: KindJSONHook, File: filepath.Join(CursorDir(e), "hooks.json"), What: "preToolUse hook", Hook: &HookSpec{
 					Event: []string{"hooks", "preToolUse"}, Tool: "Shell", CmdKey: "command", Bin: "gotk-hook-cursor",
 					Handler:  Obj{{"command", b.Hook}, {"matcher", "Shell"}},
 					RootKeys: Obj{{"version", 1}},

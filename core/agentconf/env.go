@@ -65,6 +65,10 @@ func GeminiDir(e *Env) string {
 	return filepath.Join(filepath.Clean(permission.GeminiHome(e.perm())), ".gemini")
 }
 
+// CursorDir is ~/.cursor (core/permission reads cursor's permission files
+// there too).
+func CursorDir(e *Env) string { return filepath.Join(e.Home, ".cursor") }
+
 // CopilotDir is $COPILOT_HOME or ~/.copilot.
 func CopilotDir(e *Env) string { return e.dirFrom("COPILOT_HOME", ".copilot") }
 

@@ -38,7 +38,8 @@ func testEnv(t *testing.T) (*Env, string) {
 
 // TestConcurrentInstalls runs installs of the same and of different agents
 // at once: the lock serialises them, so the settings file holds exactly one
-// gotk entry and the manifest records every agent.
+// gotk entry and the manifest records every agent; concurrent uninstalls
+// then leave nothing, not even the data folder they all locked.
 func TestConcurrentInstalls(t *testing.T) {
 	base, home := testEnv(t)
 	settings := filepath.Join(home, ".claude", "settings.json")
@@ -108,7 +109,7 @@ func TestConcurrentInstalls(t *testing.T) {
 	if b, _ := os.ReadFile(settings); !bytes.Equal(b, orig) {
 		t.Fatalf("settings.json after uninstall:\n%s", b)
 	}
-	for _, d := range []string{".gemini", ".codex", ".vibe", ".cursor"} {
+	for _, d := range []string{".gemini", ".codex", ".vibe", ".cursor", ".local"} {
 		if _, err := os.Stat(filepath.Join(home, d)); !os.IsNotExist(err) {
 			t.Errorf("%s left behind", d)
 		}

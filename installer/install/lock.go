@@ -19,18 +19,27 @@ const lockWait = 30 * time.Second
 // can go again when nothing is left in them.
 func lockData(e *Env) (unlock func(), created []string, err error) {
 	dir := e.DataDir()
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(d); err == nil || filepath.Dir(d) == d {
-			break
-		}
-		created = append([]string{d}, created...)
-	}
-	// The data folder also holds gotk.db (raw command output): private.
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, nil, err
-	}
 	deadline := time.Now().Add(lockWait)
 	for {
+		// Made here, or made again after another run's uninstall removed
+		// it while this one waited.
+		var missing []string
+		for d := dir; ; d = filepath.Dir(d) {
+			if _, err := os.Stat(d); err == nil || filepath.Dir(d) == d {
+				break
+			}
+			missing = append([]string{d}, missing...)
+		}
+		// The data folder also holds gotk.db (raw command output): private.
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			removeEmpty(created)
+			return nil, nil, err
+		}
+		for _, d := range missing {
+			if !contains(created, d) {
+				created = append(created, d)
+			}
+		}
 		unlock, ok, err := tryLockDir(dir)
 		if err != nil {
 			removeEmpty(created)

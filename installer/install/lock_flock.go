@@ -13,13 +13,10 @@ import (
 // locked: that counts as not locked, and the caller tries again.
 func tryLockDir(dir string) (func(), bool, error) {
 	f, err := os.Open(dir)
+	if os.IsNotExist(err) {
+		return nil, false, nil // removed meanwhile: made again next time
+	}
 	if err != nil {
-		if os.IsNotExist(err) {
-			if err := os.MkdirAll(dir, 0o700); err != nil {
-				return nil, false, err
-			}
-			return nil, false, nil
-		}
 		return nil, false, err
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
@@ -33,11 +30,6 @@ func tryLockDir(dir string) (func(), bool, error) {
 	now, err2 := os.Stat(dir)
 	if err1 != nil || err2 != nil || !os.SameFile(held, now) {
 		f.Close()
-		if err2 != nil && os.IsNotExist(err2) {
-			if err := os.MkdirAll(dir, 0o700); err != nil {
-				return nil, false, err
-			}
-		}
 		return nil, false, nil
 	}
 	return func() { f.Close() }, true, nil
