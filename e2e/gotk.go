@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -90,6 +91,28 @@ func (e *Env) runInstaller(installer string, args []string) string {
 	}
 	e.T.Logf("gotk-install %s:\n%s", strings.Join(args, " "), out.String())
 	return out.String()
+}
+
+// Verify runs `gotk verify` from bin in the project with the run's
+// environment (before the run, so its PATH), and returns its output and
+// exit code.
+func (e *Env) Verify(bin string) (string, int) {
+	e.T.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(bin, "gotk"), "verify")
+	cmd.Dir = e.Project
+	cmd.Env = e.environ()
+	out, err := cmd.CombinedOutput()
+	e.T.Logf("gotk verify:\n%s", out)
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		return string(out), ee.ExitCode()
+	case err != nil:
+		e.T.Fatalf("gotk verify: %v", err)
+	}
+	return string(out), 0
 }
 
 // volatile matches the parts of tool results that change from run to run.

@@ -267,7 +267,9 @@ func TestGotkBroken(t *testing.T) {
 
 // TestGotkUninstall — scenario 6: after `gotk-install` and `gotk-install
 // --uninstall`, HOME is exactly as before install (every file byte for
-// byte) and the agent's tool result equals the no-gotk baseline.
+// byte, nothing of gotk's left) and the agent's tool result equals the
+// no-gotk baseline; `gotk verify` passes the install and has nothing to say
+// after the uninstall.
 func TestGotkUninstall(t *testing.T) {
 	RequireEnabled(t)
 	script := fakemodel.Script{Commands: []string{"git status", "echo hi"}}
@@ -284,7 +286,16 @@ func TestGotkUninstall(t *testing.T) {
 			if d := SnapshotDiff(before, Snapshot(e.Home)); len(d) == 0 {
 				t.Fatalf("%s: gotk-install changed nothing under HOME", a.Name)
 			}
+			// gotk verify, in the run's environment, passes the install
+			// (issue 13: it probes the hook and checks gotk is on PATH).
+			out, code := e.Verify(bin)
+			if code != 0 || !strings.Contains(out, "PASS  "+a.Name+" (global): ") || strings.Contains(out, "FAIL") {
+				t.Errorf("%s: gotk verify after install (exit %d):\n%s", a.Name, code, out)
+			}
 			e.UninstallGotk(bin)
+			if out, code := e.Verify(bin); code != 0 || strings.Contains(out, "PASS  "+a.Name) || strings.Contains(out, "FAIL") {
+				t.Errorf("%s: gotk verify after uninstall (exit %d):\n%s", a.Name, code, out)
+			}
 			var leftovers, changed []string
 			for _, d := range SnapshotDiff(before, Snapshot(e.Home)) {
 				if isGotkLeftover(d) {
@@ -297,9 +308,9 @@ func TestGotkUninstall(t *testing.T) {
 				t.Errorf("%s: HOME after uninstall differs from before install:\n%s", a.Name, strings.Join(changed, "\n"))
 			}
 			if len(leftovers) > 0 {
-				// Reported in docs/agents.md: the agent's own files are
-				// byte-identical, but gotk leaves these behind.
-				t.Logf("%s: gotk leftovers after uninstall (not the agent's config):\n%s", a.Name, strings.Join(leftovers, "\n"))
+				// Issue 13: uninstall takes out its backups, its lock and
+				// the folders it made, too.
+				t.Errorf("%s: gotk left files of its own after uninstall:\n%s", a.Name, strings.Join(leftovers, "\n"))
 			}
 			res := e.Run()
 			res.Require(t, a.Name, len(script.Commands))
@@ -313,9 +324,8 @@ func TestGotkUninstall(t *testing.T) {
 	}
 }
 
-// isGotkLeftover tells apart what uninstall leaves of gotk's own (its
-// data dir with the install lock, and FILE.gotk.bak backups) from a change
-// to the agent's configuration.
+// isGotkLeftover tells apart a file of gotk's own (its data dir, a
+// FILE.gotk.bak backup) from a change to the agent's configuration.
 func isGotkLeftover(diff string) bool {
 	_, p, _ := strings.Cut(diff, " ")
 	return strings.HasPrefix(diff, "added ") &&

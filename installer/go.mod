@@ -7,10 +7,15 @@ require (
 	github.com/alecthomas/kong v1.17.0
 	github.com/gofrs/flock v0.13.2
 	github.com/google/renameio/v2 v2.0.2
+	github.com/gotk-dev/gotk/core v0.1.0
+	github.com/gotk-dev/gotk/plugins v0.1.0
+	github.com/rogpeppe/go-internal v1.16.0
 )
 
 require (
-	github.com/gotk-dev/gotk/core v0.1.0
-	github.com/rogpeppe/go-internal v1.16.0 // indirect
+	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f // indirect
+	go.starlark.net v0.0.0-20260908191801-89a6a09411d5 // indirect
 	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/tools v0.38.0 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
 )

@@ -1,8 +1,8 @@
 package runner
 
-import "github.com/gotk-dev/gotk/installer/check"
+import "github.com/gotk-dev/gotk/core/check"
 
-// installerChecks runs `gotk verify` or `gotk doctor` (installer/check).
+// installerChecks runs `gotk verify` or `gotk doctor` (core/check).
 func installerChecks(name string, a *app) int {
 	env := check.OSEnv()
 	env.Getenv = a.getenv

@@ -8,8 +8,6 @@ require (
 )
 
 require (
-	github.com/gofrs/flock v0.13.2 // indirect
-	github.com/google/renameio/v2 v2.0.2 // indirect
 	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f // indirect
 	go.starlark.net v0.0.0-20260908191801-89a6a09411d5 // indirect
 	golang.org/x/tools v0.52.0 // indirect
@@ -21,7 +19,6 @@ require (
 	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/gotk-dev/gotk/installer v0.1.0
 	github.com/mattn/go-isatty v0.0.24
 	github.com/ncruces/go-strftime v1.1.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gotk-dev/gotk/core/agentconf"
 	"github.com/gotk-dev/gotk/core/version"
-	"github.com/gotk-dev/gotk/installer/install"
 )
 
 // binaryPackages maps each gotk binary to the package `go install` builds it
@@ -20,7 +20,7 @@ func binaryPackages() map[string]string {
 		"gotk":         "github.com/gotk-dev/gotk/runner/cmd/gotk",
 		"gotk-install": "github.com/gotk-dev/gotk/installer/cmd/gotk-install",
 	}
-	for _, a := range install.Agents() {
+	for _, a := range agentconf.Agents() {
 		if a.HookBin != "" {
 			m[a.HookBin] = "github.com/gotk-dev/gotk/agents/" + a.Name + "/cmd/" + a.HookBin
 		}

@@ -178,7 +178,7 @@ func (d *diagnostics) warn(lines ...string) {
 }
 
 // Main runs the hook for a on the real stdin, stdout and environment, and
-// exits 0.
+// exits 0. Asked --version or --help, it answers that instead (OwnFlags).
 func Main(a Agent) {
 	if OwnFlags(a, os.Args[1:], os.Stdout) {
 		os.Exit(0)

@@ -36,6 +36,26 @@ func shellArgs(t tool, cmd string) map[string]any {
 	return args
 }
 
+// toolArgs completes given with a plausible value for every other field
+// tool t's schema requires.
+func toolArgs(t tool, given map[string]any) map[string]any {
+	props, _ := t.Schema["properties"].(map[string]any)
+	args := map[string]any{}
+	for k, v := range given {
+		args[k] = v
+	}
+	req, _ := t.Schema["required"].([]any)
+	for _, r := range req {
+		name, _ := r.(string)
+		if _, done := args[name]; done || name == "" {
+			continue
+		}
+		prop, _ := props[name].(map[string]any)
+		args[name] = sample(prop)
+	}
+	return args
+}
+
 // typeOf reads a schema's type, in JSON Schema ("string") or Gemini
 // ("STRING") spelling; a list of types gives its first non-null one.
 func typeOf(s map[string]any) string {

@@ -47,6 +47,16 @@ func (c *conversation) shellTool() tool {
 	return tool{}
 }
 
+// tool returns the offered tool named name, or none.
+func (c *conversation) tool(name string) tool {
+	for _, t := range c.tools {
+		if t.Name == name {
+			return t
+		}
+	}
+	return tool{}
+}
+
 func parse(api API, body []byte) (*conversation, error) {
 	switch api {
 	case Anthropic:

@@ -51,8 +51,31 @@ type Script struct {
 	// already carries the results of the first k scripted calls gets a call
 	// of Commands[k]; once all have results, the model answers FinalText.
 	Commands []string
+	// Calls, when set, are used instead of Commands: each is a call of the
+	// shell tool running Command, or, with Tool set, of that tool (if the
+	// request offers it) with Args, completed from the tool's schema.
+	Calls []Call
 	// FinalText is the plain answer after the last command ("" = "done").
 	FinalText string
+}
+
+// Call is one scripted tool call.
+type Call struct {
+	Command string
+	Tool    string
+	Args    map[string]any
+}
+
+// calls returns the script as calls.
+func (s Script) calls() []Call {
+	if len(s.Calls) > 0 {
+		return s.Calls
+	}
+	var cs []Call
+	for _, c := range s.Commands {
+		cs = append(cs, Call{Command: c})
+	}
+	return cs
 }
 
 // ShellToolNames are the shell tools the server recognises, in order of
@@ -238,16 +261,23 @@ func (s *Server) model(w http.ResponseWriter, api API, body []byte, gemStream bo
 	if api == Gemini {
 		c.stream = gemStream
 	}
-	tool := c.shellTool()
+	shell := c.shellTool()
+	tool := shell
 	var reply output
-	done := len(ours(c, tool.Name))
+	done := len(ours(c, shell.Name))
+	steps := s.script.calls()
+	var args map[string]any
+	if done < len(steps) {
+		if st := steps[done]; st.Tool != "" {
+			tool = c.tool(st.Tool)
+			args = toolArgs(tool, st.Args)
+		} else {
+			args = shellArgs(shell, st.Command)
+		}
+	}
 	switch {
-	case tool.Name != "" && done < len(s.script.Commands):
-		reply = output{call: &call{
-			ID:   callID(api, done+1),
-			Tool: tool,
-			Args: shellArgs(tool, s.script.Commands[done]),
-		}}
+	case tool.Name != "" && shell.Name != "" && done < len(steps):
+		reply = output{call: &call{ID: callID(api, done+1), Tool: tool, Args: args}}
 	case c.jsonSchema != nil:
 		out, _ := json.Marshal(sample(c.jsonSchema))
 		reply = output{text: string(out)}

@@ -10,15 +10,17 @@ package install
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
+	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"text/tabwriter"
-	"time"
 
 	"github.com/alecthomas/kong"
-	"github.com/gofrs/flock"
+
+	"github.com/gotk-dev/gotk/core/agentconf"
 )
 
 // cli is gotk-install's command line.
@@ -29,6 +31,8 @@ type cli struct {
 	Global    bool   `help:"The user's configuration (default where the agent has one)." xor:"scope"`
 	Project   bool   `help:"The project in the current directory." xor:"scope"`
 	Uninstall bool   `help:"Remove exactly what install added."`
+	NoRules   bool   `help:"Leave out the rules text written beside a hook (Codex's AGENTS.md note, Copilot's project instructions); removes one installed earlier."`
+	Adopt     bool   `help:"Take over gotk entries, blocks and files that gotk-install did not write (an older install, a hand-made entry): install updates them, uninstall removes them."`
 	DryRun    bool   `help:"Print the changes as unified diffs; write nothing."`
 	Yes       bool   `short:"y" help:"Do not ask before changing files."`
 	BinDir    string `help:"Folder holding the gotk-hook-* binaries (default: next to gotk-install, else PATH)." placeholder:"DIR"`
@@ -42,12 +46,14 @@ var Version = "dev"
 const prog = "gotk-install"
 
 // Main runs gotk-install with args (without the program name) and returns
-// its exit code.
+// its exit code. It ignores SIGPIPE: a report written to a closed pipe must
+// not kill a run between its writes.
 func Main(args []string, e *Env) int {
+	signal.Ignore(syscall.SIGPIPE)
 	var c cli
 	parser, err := kong.New(&c, kong.Name(prog),
 		kong.Description("Install gotk's hooks, plugins and rules into coding agents' configuration."),
-		kong.Vars{"agents": strings.Join(AgentNames(), ", "), "version": prog + " " + Version},
+		kong.Vars{"agents": strings.Join(agentconf.AgentNames(), ", "), "version": prog + " " + Version},
 		kong.Writers(e.Stdout, e.Stderr),
 		kong.Exit(func(int) { panic(exitHelp{}) }))
 	if err != nil {
@@ -88,27 +94,36 @@ func Main(args []string, e *Env) int {
 	if c.List {
 		return list(e)
 	}
-	var targets []*Agent
-	scope := Scope("")
+	var targets []*agentconf.Agent
+	scope := agentconf.Scope("")
 	if c.Global {
-		scope = Global
+		scope = agentconf.Global
 	} else if c.Project {
-		scope = Project
+		scope = agentconf.Project
 	}
 	if c.Agent != "" {
-		a := AgentByName(c.Agent)
+		a := agentconf.AgentByName(c.Agent)
 		if a == nil {
-			fmt.Fprintf(e.Stderr, "%s: unknown agent %q; choose one of: %s\n", prog, c.Agent, strings.Join(AgentNames(), ", "))
+			fmt.Fprintf(e.Stderr, "%s: unknown agent %q; choose one of: %s\n", prog, c.Agent, strings.Join(agentconf.AgentNames(), ", "))
 			return 2
 		}
 		if scope != "" && !a.Supports(scope) {
 			fmt.Fprintf(e.Stderr, "%s: %s supports only --%s; nothing was changed\n", prog, a.Name, a.Scopes[0])
 			return 2
 		}
-		targets = []*Agent{a}
+		if c.NoRules && !c.Uninstall && a.HookBin == "" && a.Name != "opencode" && a.Name != "pi" && a.Name != "hermes" {
+			fmt.Fprintf(e.Stderr, "%s: %s gets only a rules text; with --no-rules there is nothing to install\n", prog, a.Name)
+			return 2
+		}
+		targets = []*agentconf.Agent{a}
 	} else {
-		for _, a := range Agents() {
-			if (scope == "" || a.Supports(scope)) && a.Found(e) {
+		m, err := agentconf.LoadManifest(&e.Env)
+		if err != nil {
+			return fail(e, err)
+		}
+		for _, a := range agentconf.Agents() {
+			// An uninstall also takes gotk out of agents that are gone.
+			if (scope == "" || a.Supports(scope)) && (a.Found(&e.Env, m) || c.Uninstall && m.Recorded(a.Name)) {
 				targets = append(targets, a)
 			}
 		}
@@ -131,86 +146,18 @@ func fail(e *Env, err error) int {
 	return 1
 }
 
-// lock takes the install lock, so that two gotk-install runs never
-// interleave their read-modify-write of the same files.
-func lock(e *Env) (*flock.Flock, error) {
-	dir := e.dataDir()
-	if err := mkdirAll(dir); err != nil {
-		return nil, err
-	}
-	l := flock.New(filepath.Join(dir, "install.lock"))
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		ok, err := l.TryLock()
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			return l, nil
-		}
-		if time.Now().After(deadline) {
-			return nil, errors.New(l.Path() + ": another gotk-install has held the lock for 30s")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func run(e *Env, targets []*Agent, only Scope, c cli) int {
-	if !c.DryRun {
-		l, err := lock(e)
-		if err != nil {
-			return fail(e, err)
-		}
-		defer l.Unlock()
-	}
-	m, err := LoadManifest(e)
+// run plans the changes without a lock and writes nothing when there is
+// nothing to change. Otherwise it takes the lock, plans again (another
+// gotk-install may have changed the files meanwhile), applies, and only
+// then says what it did.
+func run(e *Env, targets []*agentconf.Agent, only agentconf.Scope, c cli) int {
+	m, err := agentconf.LoadManifest(&e.Env)
 	if err != nil {
 		return fail(e, err)
 	}
-	pl := newPlan()
-	var summary []string
-	for _, a := range targets {
-		s := only
-		if s == "" {
-			s = a.Scopes[0]
-		}
-		hook := ""
-		if a.HookBin != "" && !c.Uninstall {
-			if hook, err = e.findBin(a.HookBin); err != nil {
-				return fail(e, err)
-			}
-			hook = shellQuote(hook)
-		}
-		label := fmt.Sprintf("%s (%s)", a.Name, s)
-		any := false
-		for _, p := range a.Parts(e, s, hook) {
-			var verb string
-			if c.Uninstall {
-				verb, err = pl.uninstall(a, p, m)
-			} else {
-				verb, err = pl.install(a, s, p, m)
-			}
-			if err != nil {
-				return fail(e, err)
-			}
-			if verb != "" {
-				any = true
-				summary = append(summary, fmt.Sprintf("%s: %s: %s %s", label, p.file, verb, p.describe()))
-			}
-		}
-		switch {
-		case !any && c.Uninstall:
-			summary = append(summary, label+": not installed; nothing to remove")
-		case !any:
-			summary = append(summary, label+": already installed; nothing changed")
-		case !c.Uninstall:
-			if a.Notes != nil {
-				for _, n := range a.Notes(e, s) {
-					pl.notes = append(pl.notes, a.Name+": "+n)
-				}
-			}
-			pl.notes = append(pl.notes, runnerNotes(e, a)...)
-		}
+	pl, steps, err := makePlan(e, targets, only, c, m)
+	if err != nil {
+		return fail(e, err)
 	}
 	if c.DryRun {
 		for _, p := range pl.order {
@@ -219,43 +166,174 @@ func run(e *Env, targets []*Agent, only Scope, c cli) int {
 				fmt.Fprint(e.Stdout, unifiedDiff(p, ch.before, ch.after, ch.existed, !ch.remove))
 			}
 		}
-		for _, s := range summary {
-			fmt.Fprintln(e.Stdout, s)
-		}
+		printSteps(e, steps, false, nil)
 		printNotes(e, pl.notes)
 		fmt.Fprintln(e.Stdout, "dry run: nothing was written")
 		return 0
 	}
-	changed := false
-	for _, p := range pl.order {
-		changed = changed || pl.changes[p].changed()
+	if !pl.changed(m) {
+		printSteps(e, steps, true, nil)
+		printNotes(e, pl.notes)
+		return 0
 	}
-	for _, s := range summary {
-		fmt.Fprintln(e.Stdout, s)
+	unlock, created, err := lockData(e)
+	if err != nil {
+		return fail(e, err)
 	}
-	if changed && e.IsTTY && !c.Yes {
+	defer unlock()
+	if m, err = agentconf.LoadManifest(&e.Env); err != nil {
+		removeEmpty(created)
+		return fail(e, err)
+	}
+	m.DataDirs = append(m.DataDirs, created...)
+	if pl, steps, err = makePlan(e, targets, only, c, m); err != nil {
+		removeEmpty(created)
+		return fail(e, err)
+	}
+	if !pl.changed(m) {
+		removeEmpty(created)
+		printSteps(e, steps, true, nil)
+		printNotes(e, pl.notes)
+		return 0
+	}
+	if e.IsTTY && !c.Yes {
+		printSteps(e, steps, false, nil)
 		fmt.Fprint(e.Stdout, "Apply these changes? [y/N] ")
 		line, _ := bufio.NewReader(e.Stdin).ReadString('\n')
 		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
 			fmt.Fprintln(e.Stdout, "nothing was changed")
+			removeEmpty(created)
 			return 1
 		}
 	}
-	if err := pl.apply(func(s string) { fmt.Fprintln(e.Stdout, s) }); err != nil {
+	// From the first write to the last, an interrupt waits: the run either
+	// completes or is undone, never stops half way.
+	stop := holdSignals()
+	done, err := pl.apply(func() error { return saveManifest(pl.manifest(m), e) }, agentconf.ManifestPath(&e.Env))
+	interrupted := stop()
+	if err != nil {
+		removeEmpty(created)
 		return fail(e, err)
 	}
-	for _, r := range pl.drops {
-		m.drop(r.Agent, r.Kind, r.File)
-	}
-	for _, r := range pl.puts {
-		m.put(r)
-	}
-	if err := m.save(e); err != nil {
-		fmt.Fprintf(e.Stderr, "%s: %s: %v (the agents' files were changed)\n", prog, manifestPath(e), err)
-		return 1
-	}
+	// The change is committed: say what it was. Output that cannot be
+	// written (a closed pipe) changes nothing of that.
+	printSteps(e, steps, true, done)
 	printNotes(e, pl.notes)
+	if interrupted {
+		fmt.Fprintf(e.Stderr, "%s: interrupted; the changes above were completed first\n", prog)
+		return 130
+	}
 	return 0
+}
+
+// step is one line of a run's report: what one part does to one file, or
+// (file "") a plain statement.
+type step struct {
+	label, file, verb, what string
+}
+
+// future forms of the verbs plan uses, for --dry-run and the prompt.
+var future = map[string]string{"added": "would add", "updated": "would update", "removed": "would remove", "set": "would set", "adopted": "would adopt"}
+
+// printSteps prints the report, in the past tense once the change is done
+// (with the backups the run made or removed), else in the conditional.
+func printSteps(e *Env, steps []step, past bool, done *applied) {
+	said := map[string]bool{}
+	for _, s := range steps {
+		if s.file == "" {
+			fmt.Fprintf(e.Stdout, "%s: %s\n", s.label, s.what)
+			continue
+		}
+		verb := s.verb
+		if !past {
+			verb = future[verb]
+		}
+		fmt.Fprintf(e.Stdout, "%s: %s: %s %s\n", s.label, s.file, verb, s.what)
+		if done == nil || said[s.file] {
+			continue
+		}
+		said[s.file] = true
+		for _, l := range done.lines[s.file] {
+			fmt.Fprintln(e.Stdout, "  "+l)
+		}
+	}
+}
+
+// holdSignals holds SIGINT, SIGTERM and SIGHUP until stop, which reports
+// whether one came.
+func holdSignals() (stop func() bool) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	return func() bool {
+		signal.Stop(ch)
+		select {
+		case <-ch:
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// makePlan reads every file of targets and plans the run's changes; it
+// writes nothing.
+func makePlan(e *Env, targets []*agentconf.Agent, only agentconf.Scope, c cli, m *agentconf.Manifest) (*plan, []step, error) {
+	pl := newPlan()
+	pl.adopt = c.Adopt
+	var steps []step
+	gotk := ""
+	if g, err := e.findBin("gotk"); err == nil {
+		gotk = shellQuote(g)
+	}
+	for _, a := range targets {
+		s := only
+		if s == "" {
+			s = a.Scopes[0]
+		}
+		hook := ""
+		if a.HookBin != "" && !c.Uninstall {
+			h, err := e.findBin(a.HookBin)
+			if err != nil {
+				return nil, nil, err
+			}
+			hook = shellQuote(h)
+		}
+		label := fmt.Sprintf("%s (%s)", a.Name, s)
+		any := false
+		for _, p := range a.Parts(&e.Env, s, agentconf.Bins{Hook: hook, Gotk: gotk}) {
+			var verb string
+			var err error
+			switch {
+			case c.Uninstall, p.Rules && c.NoRules:
+				verb, err = pl.uninstall(a, p, m)
+			case p.Legacy:
+				continue
+			default:
+				verb, err = pl.install(a, s, p, m)
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+			if verb != "" {
+				any = true
+				steps = append(steps, step{label, p.File, verb, p.Describe()})
+			}
+		}
+		switch {
+		case !any && c.Uninstall:
+			steps = append(steps, step{label: label, what: "not installed; nothing to remove"})
+		case !any:
+			steps = append(steps, step{label: label, what: "already installed; nothing changed"})
+		case !c.Uninstall:
+			if a.Notes != nil {
+				for _, n := range a.Notes(&e.Env, s) {
+					pl.notes = append(pl.notes, a.Name+": "+n)
+				}
+			}
+			pl.notes = append(pl.notes, runnerNotes(e, a)...)
+		}
+	}
+	return pl, steps, nil
 }
 
 // shellQuote quotes a path for the shell that agents run hook commands in,
@@ -279,34 +357,29 @@ func printNotes(e *Env, notes []string) {
 	}
 }
 
-// runnerNotes checks that the shell the agent runs commands in finds gotk.
-func runnerNotes(e *Env, a *Agent) []string {
+// runnerNotes checks that the agent will find gotk: every hook and plugin
+// looks it up on the PATH the agent was started with (Codex's hook then
+// names it by absolute path, so Codex's login shell needs no PATH entry).
+func runnerNotes(e *Env, a *agentconf.Agent) []string {
 	gotk, err := e.findBin("gotk")
 	if err != nil {
 		return []string{"the gotk runner was not found (" + err.Error() + "); rewritten commands run `gotk …`, so install it too."}
 	}
-	if a.Name != "codex" {
-		if p, err := e.LookPath("gotk"); err != nil || p == "" {
-			return []string{fmt.Sprintf("gotk (%s) is not on this shell's PATH; %s runs commands with the PATH it was started with: add %s to PATH.", gotk, a.Name, filepath.Dir(gotk))}
-		}
-		return nil
-	}
-	if found, dirs := OnLoginPATH(gotk, e.Home); found == "" {
-		return []string{fmt.Sprintf("gotk (%s) is not on a login shell's PATH (%s). Codex runs each command in a login shell, so `gotk …` typed there is not found; gotk-hook-codex names gotk by its absolute path, so rewrites still work. To use gotk there by hand: sudo ln -s %s /usr/local/bin/gotk (or add 'export PATH=\"%s:$PATH\"' to ~/.profile).",
-			gotk, strings.Join(dirs, string(filepath.ListSeparator)), gotk, filepath.Dir(gotk))}
+	if p, err := e.LookPath("gotk"); err != nil || p == "" {
+		return []string{fmt.Sprintf("gotk (%s) is not on this shell's PATH; %s finds it on the PATH it was started with: add %s to PATH.", gotk, a.Name, filepath.Dir(gotk))}
 	}
 	return nil
 }
 
 // list prints each agent, whether it is found, and its state per scope.
 func list(e *Env) int {
-	m, err := LoadManifest(e)
+	m, err := agentconf.LoadManifest(&e.Env)
 	if err != nil {
 		return fail(e, err)
 	}
 	w := tabwriter.NewWriter(e.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "AGENT\tFOUND\tSCOPE\tSTATE\tFILE")
-	for _, st := range Inspect(e, m) {
+	for _, st := range agentconf.Inspect(&e.Env, m) {
 		found := "no"
 		if st.Found {
 			found = "yes"

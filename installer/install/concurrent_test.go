@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gotk-dev/gotk/core/agentconf"
 )
 
 // testEnv returns an Env over a temporary HOME with stand-in hook binaries.
@@ -26,16 +28,18 @@ func testEnv(t *testing.T) (*Env, string) {
 	}
 	env := map[string]string{}
 	return &Env{
-		Home: home, Cwd: dir, BinDir: bin,
-		Getenv:   func(k string) string { return env[k] },
-		LookPath: func(string) (string, error) { return "", os.ErrNotExist },
-		Stdin:    strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{},
+		Env: agentconf.Env{Home: home, Cwd: dir,
+			Getenv:   func(k string) string { return env[k] },
+			LookPath: func(string) (string, error) { return "", os.ErrNotExist }},
+		BinDir: bin,
+		Stdin:  strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{},
 	}, home
 }
 
 // TestConcurrentInstalls runs installs of the same and of different agents
 // at once: the lock serialises them, so the settings file holds exactly one
-// gotk entry and the manifest records every agent.
+// gotk entry and the manifest records every agent; concurrent uninstalls
+// then leave nothing, not even the data folder they all locked.
 func TestConcurrentInstalls(t *testing.T) {
 	base, home := testEnv(t)
 	settings := filepath.Join(home, ".claude", "settings.json")
@@ -73,10 +77,10 @@ func TestConcurrentInstalls(t *testing.T) {
 	if n := strings.Count(string(b), "gotk-hook-claude"); n != 1 {
 		t.Fatalf("settings.json has %d gotk entries:\n%s", n, b)
 	}
-	if _, err := parseJSONC(b); err != nil {
+	if _, err := agentconf.ParseJSONC(b); err != nil {
 		t.Fatal(err)
 	}
-	m, err := LoadManifest(base)
+	m, err := agentconf.LoadManifest(&base.Env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +109,7 @@ func TestConcurrentInstalls(t *testing.T) {
 	if b, _ := os.ReadFile(settings); !bytes.Equal(b, orig) {
 		t.Fatalf("settings.json after uninstall:\n%s", b)
 	}
-	for _, d := range []string{".gemini", ".codex", ".vibe", ".cursor"} {
+	for _, d := range []string{".gemini", ".codex", ".vibe", ".cursor", ".local"} {
 		if _, err := os.Stat(filepath.Join(home, d)); !os.IsNotExist(err) {
 			t.Errorf("%s left behind", d)
 		}

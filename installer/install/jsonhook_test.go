@@ -4,44 +4,56 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/gotk-dev/gotk/core/agentconf"
 )
 
-func claudeSpec(cmd string, timeout int) *jsonHookSpec {
-	return &jsonHookSpec{
-		event: []string{"hooks", "PreToolUse"}, matcher: "Bash", tool: "Bash",
-		handler: obj{{"type", "command"}, {"command", cmd}, {"timeout", timeout}},
-		cmdKey:  "command", bin: "gotk-hook-claude",
+// pairs builds an ordered object from keys and values.
+func pairs(kv ...any) agentconf.Obj {
+	var o agentconf.Obj
+	for i := 0; i < len(kv); i += 2 {
+		o = append(o, agentconf.KV{K: kv[i].(string), V: kv[i+1]})
+	}
+	return o
+}
+
+func claudeSpec(cmd string, timeout int) *agentconf.HookSpec {
+	return &agentconf.HookSpec{
+		Event: []string{"hooks", "PreToolUse"}, Matcher: "Bash", Tool: "Bash",
+		Handler: pairs("type", "command", "command", cmd, "timeout", timeout),
+		CmdKey:  "command", Bin: "gotk-hook-claude",
 	}
 }
 
-func cursorSpec() *jsonHookSpec {
-	return &jsonHookSpec{
-		event: []string{"hooks", "preToolUse"}, tool: "Shell",
-		handler: obj{{"command", "/opt/gotk/gotk-hook-cursor"}, {"matcher", "Shell"}},
-		cmdKey:  "command", bin: "gotk-hook-cursor",
-		rootKeys: obj{{"version", 1}},
+func cursorSpec() *agentconf.HookSpec {
+	return &agentconf.HookSpec{
+		Event: []string{"hooks", "preToolUse"}, Tool: "Shell",
+		Handler: pairs("command", "/opt/gotk/gotk-hook-cursor", "matcher", "Shell"),
+		CmdKey:  "command", Bin: "gotk-hook-cursor",
+		RootKeys: pairs("version", 1),
 	}
 }
 
 // roundTrip installs then uninstalls and checks the law the installer
 // promises: the file comes back byte for byte, and a second install is a no-op.
-func roundTrip(t *testing.T, s *jsonHookSpec, in string) string {
+func roundTrip(t *testing.T, s *agentconf.HookSpec, in string) string {
 	t.Helper()
-	out, undo, _, err := installJSON([]byte(in), s)
+	out, undo, _, _, err := installJSON([]byte(in), s, agentconf.Owner{})
 	if err != nil {
 		t.Fatalf("install %q: %v", in, err)
 	}
-	if _, err := parseJSONC(out); err != nil {
+	if _, err := agentconf.ParseJSONC(out); err != nil {
 		t.Fatalf("install made invalid JSON from %q:\n%s\n%v", in, out, err)
 	}
-	if !strings.Contains(string(out), s.bin) {
+	if !strings.Contains(string(out), s.Bin) {
 		t.Fatalf("install of %q did not add the entry:\n%s", in, out)
 	}
-	again, _, _, err := installJSON(out, s)
+	mine := agentconf.Owner{Recorded: true, Cmd: s.Command()}
+	again, _, _, _, err := installJSON(out, s, mine)
 	if err != nil || string(again) != string(out) {
 		t.Fatalf("second install changed the file (%v):\n%s\n---\n%s", err, out, again)
 	}
-	back, removed, err := uninstallJSON(out, s, undo)
+	back, removed, _, err := uninstallJSON(out, s, undo, mine)
 	if err != nil || !removed {
 		t.Fatalf("uninstall: removed=%v err=%v", removed, err)
 	}
@@ -79,7 +91,9 @@ func TestJSONRoundTrip(t *testing.T) {
 
 func TestJSONUpdateInPlace(t *testing.T) {
 	in := "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"Bash\",\n        \"hooks\": [\n          {\"type\": \"command\", \"command\": \"/old/gotk-hook-claude\"}\n        ]\n      }\n    ]\n  }\n}\n"
-	out, _, _, err := installJSON([]byte(in), claudeSpec("/new/gotk-hook-claude", 10))
+	// A record of an older gotk-install names no command: its gotk entry is
+	// the one in the file.
+	out, _, _, _, err := installJSON([]byte(in), claudeSpec("/new/gotk-hook-claude", 10), agentconf.Owner{Recorded: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,9 +108,9 @@ func TestJSONErrorsNameLineCol(t *testing.T) {
 		"{\n  \"a\": 1\n  \"b\": 2\n}": "line 3:3",
 		"[1]":                          "the top-level value is not an object, line 1:1",
 		"{\"hooks\": []}":              "hooks is not an object, line 1:11",
-		"{\"a\": /* x":                 "unterminated /* comment, line 1:7",
+		"{\"a\": /* x":                 "parsing comment: unexpected EOF, line 1:7",
 	} {
-		_, _, _, err := installJSON([]byte(in), claudeSpec("/x/gotk-hook-claude", 10))
+		_, _, _, _, err := installJSON([]byte(in), claudeSpec("/x/gotk-hook-claude", 10), agentconf.Owner{})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: got %v, want %q", in, err, want)
 		}
@@ -110,8 +124,8 @@ func FuzzJSONRoundTrip(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		root, err := parseJSONC([]byte(in))
-		if err != nil || (root != nil && root.kind != jObject) || strings.Contains(in, "gotk-hook") {
+		root, err := agentconf.ParseJSONC([]byte(in))
+		if err != nil || (root != nil && root.Kind != agentconf.JObject) {
 			return
 		}
 		if root == nil && strings.TrimSpace(in) != "" {
@@ -124,8 +138,8 @@ func FuzzJSONRoundTrip(f *testing.F) {
 				t.Fatalf("parser accepted invalid JSON %q", in)
 			}
 		}
-		for _, s := range []*jsonHookSpec{claudeSpec("/opt/gotk/gotk-hook-claude", 10), cursorSpec()} {
-			if _, _, _, err := installJSON([]byte(in), s); err != nil {
+		for _, s := range []*agentconf.HookSpec{claudeSpec("/opt/gotk/gotk-hook-claude", 10), cursorSpec()} {
+			if _, _, _, _, err := installJSON([]byte(in), s, agentconf.Owner{}); err != nil {
 				continue // e.g. "hooks" is not an object: refused, nothing changed
 			}
 			roundTrip(t, s, in)

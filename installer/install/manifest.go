@@ -1,72 +1,21 @@
 package install
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/gotk-dev/gotk/core/agentconf"
 )
 
-// manifest.go: $XDG_DATA_HOME/gotk/installed.json, the record of what
-// gotk-install owns — each file, the entry in it, the scope, and what undoing
-// it needs. Only gotk-install writes it, under the install lock.
+// manifest.go: only gotk-install writes the manifest (agentconf reads it),
+// under the install lock.
 
-// Manifest is the content of installed.json.
-type Manifest struct {
-	Version int      `json:"version"`
-	Entries []Record `json:"entries"`
-}
-
-// Record is one thing gotk-install put in one file.
-type Record struct {
-	Agent       string     `json:"agent"`
-	Scope       string     `json:"scope"`
-	Kind        string     `json:"kind"` // json-hook, block, toml-flag, file
-	File        string     `json:"file"` // absolute path, as the agent names it
-	Entry       string     `json:"entry,omitempty"`
-	SHA256      string     `json:"sha256,omitempty"` // whole files gotk wrote
-	CreatedFile bool       `json:"createdFile,omitempty"`
-	CreatedDirs []string   `json:"createdDirs,omitempty"`
-	JSON        *jsonUndo  `json:"json,omitempty"`
-	Block       *blockUndo `json:"block,omitempty"`
-	Flag        *flagUndo  `json:"flag,omitempty"`
-}
-
-func manifestPath(e *Env) string { return filepath.Join(e.dataDir(), "installed.json") }
-
-// LoadManifest reads the manifest; a missing file is an empty manifest.
-func LoadManifest(e *Env) (*Manifest, error) {
-	p := manifestPath(e)
-	b, err := os.ReadFile(p)
-	if os.IsNotExist(err) {
-		return &Manifest{Version: 1}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	m := &Manifest{}
-	if err := json.Unmarshal(b, m); err != nil {
-		return nil, fmt.Errorf("%s: invalid manifest: %v", p, err)
-	}
-	return m, nil
-}
-
-// Find returns the record for (agent, kind, file), or nil.
-func (m *Manifest) Find(agent, kind, file string) *Record {
-	for i := range m.Entries {
-		r := &m.Entries[i]
-		if r.Agent == agent && r.Kind == kind && r.File == file {
-			return r
-		}
-	}
-	return nil
-}
-
-func (m *Manifest) put(r Record) {
-	m.drop(r.Agent, r.Kind, r.File)
+// putRecord records r, replacing the record of the same agent, kind and
+// file.
+func putRecord(m *agentconf.Manifest, r agentconf.Record) {
+	dropRecord(m, r.Agent, r.Kind, r.File)
 	m.Entries = append(m.Entries, r)
 	sort.SliceStable(m.Entries, func(i, j int) bool {
 		if m.Entries[i].Agent != m.Entries[j].Agent {
@@ -76,7 +25,8 @@ func (m *Manifest) put(r Record) {
 	})
 }
 
-func (m *Manifest) drop(agent, kind, file string) {
+// dropRecord forgets the record of (agent, kind, file).
+func dropRecord(m *agentconf.Manifest, agent, kind, file string) {
 	out := m.Entries[:0]
 	for _, r := range m.Entries {
 		if !(r.Agent == agent && r.Kind == kind && r.File == file) {
@@ -86,12 +36,15 @@ func (m *Manifest) drop(agent, kind, file string) {
 	m.Entries = out
 }
 
-func (m *Manifest) save(e *Env) error {
-	p := manifestPath(e)
+// saveManifest writes m, private to the user, or removes it (and the data
+// folders gotk-install made for it, when empty) once it records nothing.
+func saveManifest(m *agentconf.Manifest, e *Env) error {
+	p := agentconf.ManifestPath(&e.Env)
 	if len(m.Entries) == 0 {
 		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
 			return err
 		}
+		removeEmpty(m.DataDirs)
 		return nil
 	}
 	// The data directory also holds gotk.db, which keeps raw command
@@ -108,10 +61,4 @@ func (m *Manifest) save(e *Env) error {
 		return err
 	}
 	return writeAtomic(p, append(b, '\n'), 0o600)
-}
-
-// Sum returns the hex SHA-256 of b.
-func Sum(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/gotk-dev/gotk/core/agentconf"
 )
 
 // The data directory also holds gotk.db (raw command output): the manifest
@@ -14,15 +16,15 @@ func TestManifestIsPrivate(t *testing.T) {
 		t.Skip("no Unix permissions")
 	}
 	home := t.TempDir()
-	e := &Env{Home: home, Getenv: func(string) string { return "" }}
+	e := &Env{Env: agentconf.Env{Home: home, Getenv: func(string) string { return "" }}}
 	dir := filepath.Join(home, ".local", "share", "gotk")
 	os.MkdirAll(dir, 0o755)
 	os.Chmod(dir, 0o755)
-	m := &Manifest{Version: 1, Entries: []Record{{Agent: "claude", Kind: "file", File: "/x"}}}
-	if err := m.save(e); err != nil {
+	m := &agentconf.Manifest{Version: 1, Entries: []agentconf.Record{{Agent: "claude", Kind: "file", File: "/x"}}}
+	if err := saveManifest(m, e); err != nil {
 		t.Fatal(err)
 	}
-	for p, want := range map[string]os.FileMode{dir: 0o700, manifestPath(e): 0o600} {
+	for p, want := range map[string]os.FileMode{dir: 0o700, agentconf.ManifestPath(&e.Env): 0o600} {
 		fi, err := os.Stat(p)
 		if err != nil {
 			t.Fatal(err)

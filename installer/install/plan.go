@@ -2,14 +2,19 @@ package install
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
+	"syscall"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/gotk-dev/gotk/core/agentconf"
 )
 
 // plan.go: plan, then apply. Planning reads every file and computes its new
@@ -28,9 +33,13 @@ type fileChange struct {
 	newDirs []string // missing parent folders, outermost first
 	rmDirs  []string // folders gotk created, to remove when empty
 	ours    bool     // gotk created the file: there is nothing of the user's to back up
+	planned bool     // a part changes the file; a file no part changes is never written
 }
 
 func (c *fileChange) changed() bool {
+	if !c.planned {
+		return false
+	}
 	if c.remove {
 		return c.existed
 	}
@@ -49,13 +58,39 @@ func (e *pathError) Error() string { return e.path + ": " + e.err.Error() }
 type plan struct {
 	changes map[string]*fileChange
 	order   []string
-	puts    []Record
-	drops   []Record
-	done    []string // what was done, one line each
+	puts    []agentconf.Record
+	drops   []agentconf.Record
 	notes   []string
+	adopt   bool // --adopt: take over gotk-looking entries gotk-install did not add
 }
 
 func newPlan() *plan { return &plan{changes: map[string]*fileChange{}} }
+
+// changed reports whether the plan writes anything: an agent's file, or
+// the manifest.
+func (pl *plan) changed(m *agentconf.Manifest) bool {
+	for _, p := range pl.order {
+		if pl.changes[p].changed() {
+			return true
+		}
+	}
+	before, _ := json.Marshal(m.Entries)
+	after, _ := json.Marshal(pl.manifest(m).Entries)
+	return !bytes.Equal(before, after)
+}
+
+// manifest returns m as it is once the plan is applied.
+func (pl *plan) manifest(m *agentconf.Manifest) *agentconf.Manifest {
+	n := *m
+	n.Entries = append([]agentconf.Record(nil), m.Entries...)
+	for _, r := range pl.drops {
+		dropRecord(&n, r.Agent, r.Kind, r.File)
+	}
+	for _, r := range pl.puts {
+		putRecord(&n, r)
+	}
+	return &n
+}
 
 // file returns the pending change of path, reading the file on first use.
 func (pl *plan) file(path string) (*fileChange, error) {
@@ -105,16 +140,16 @@ func (pl *plan) file(path string) (*fileChange, error) {
 
 // install plans one part. It returns what it did in a few words ("" for
 // nothing).
-func (pl *plan) install(a *Agent, s Scope, p part, m *Manifest) (string, error) {
-	c, err := pl.file(p.file)
+func (pl *plan) install(a *agentconf.Agent, s agentconf.Scope, p agentconf.Part, m *agentconf.Manifest) (string, error) {
+	c, err := pl.file(p.File)
 	if err != nil {
 		return "", err
 	}
-	rec := m.Find(a.Name, p.kind, p.file)
-	nrec := Record{Agent: a.Name, Scope: string(s), Kind: p.kind, File: p.file, Entry: p.describe()}
+	rec := m.Find(a.Name, p.Kind, p.File)
+	nrec := agentconf.Record{Agent: a.Name, Scope: string(s), Kind: p.Kind, File: p.File, Entry: p.Describe()}
 	if rec != nil {
 		nrec = *rec
-		nrec.Entry = p.describe()
+		nrec.Entry = p.Describe()
 	} else {
 		nrec.CreatedFile = !c.existed
 		nrec.CreatedDirs = c.newDirs
@@ -123,50 +158,97 @@ func (pl *plan) install(a *Agent, s Scope, p part, m *Manifest) (string, error) 
 	cur := c.after
 	var out []byte
 	verb := "added"
-	switch p.kind {
-	case "json-hook":
-		var undo *jsonUndo
+	switch p.Kind {
+	case agentconf.KindJSONHook:
+		var undo *agentconf.JSONUndo
 		var notes []string
-		out, undo, notes, err = installJSON(cur, p.hook)
+		var adopted bool
+		out, undo, adopted, notes, err = installJSON(cur, p.Hook, agentconf.OwnerOf(rec, pl.adopt))
 		if err != nil {
-			return "", &pathError{p.file, err}
+			return "", &pathError{p.File, err}
 		}
 		for _, n := range notes {
-			pl.notes = append(pl.notes, p.file+": "+n)
+			pl.notes = append(pl.notes, p.File+": "+n)
 		}
-		if undo != nil {
+		if err := agentconf.AgentReads(p.Syntax, out); err != nil {
+			pl.notes = append(pl.notes, fmt.Sprintf("%s: %s skips this whole file (%v): gotk's entry runs once the file is plain JSON there", p.File, a.Title, err))
+		}
+		nrec.Command = p.Hook.Command()
+		switch {
+		case undo != nil:
 			nrec.JSON = undo
-		} else {
+		case adopted:
+			verb = "adopted"
+		default:
 			verb = "updated"
 		}
-	case "block":
-		if p.isTOML {
+		if bytes.Equal(out, cur) && (rec == nil || rec.Command != nrec.Command) {
+			// Taken over as it is, or recorded by an older gotk-install.
+			pl.puts = append(pl.puts, nrec)
+			if rec == nil {
+				return verb, nil
+			}
+			return "", nil
+		}
+	case agentconf.KindBlock:
+		if p.IsTOML {
 			if _, err := toml.Decode(string(cur), new(map[string]any)); err != nil {
-				return "", &pathError{p.file, tomlErr(err)}
+				return "", &pathError{p.File, agentconf.TOMLErr(err)}
+			}
+			arr, err := agentconf.FindTopArray(cur, "hooks")
+			if err != nil {
+				return "", &pathError{p.File, fmt.Errorf("gotk-install cannot read where this file's hooks are (%v); add gotk's hook by hand", err)}
+			}
+			if arr != nil {
+				// hooks is an inline array: no [[hooks]] table may follow it.
+				var undo *agentconf.InlineUndo
+				if rec != nil && rec.Inline != nil && bytes.Count(cur, []byte(rec.Inline.Lead+rec.Inline.Entry)) == 1 {
+					old := rec.Inline.Lead + rec.Inline.Entry
+					u := *rec.Inline
+					u.Entry = p.Inline
+					out, undo, verb = bytes.Replace(cur, []byte(old), []byte(u.Lead+u.Entry), 1), &u, "updated"
+				} else {
+					out, undo = insertInline(cur, arr, p.Inline)
+					if err := sameWithout(cur, out); err != nil {
+						return "", &pathError{p.File, err}
+					}
+				}
+				if err := checkVibeHooks(out); err != nil {
+					return "", &pathError{p.File, err}
+				}
+				nrec.Inline, nrec.Block = undo, nil
+				break
 			}
 		}
-		var undo *blockUndo
-		out, undo, err = upsertBlock(cur, p.mk, p.body)
-		if err != nil {
-			return "", &pathError{p.file, err}
+		if start, _, err := agentconf.FindBlock(cur, p.Markers); err == nil && start >= 0 && rec == nil && !pl.adopt {
+			l, _ := agentconf.LineCol(cur, start)
+			return "", &pathError{p.File, fmt.Errorf("holds a gotk block (line %d) that gotk-install did not write; remove it by hand, or pass --adopt to let gotk-install replace it", l)}
 		}
-		if undo != nil {
+		var undo *agentconf.BlockUndo
+		out, undo, err = upsertBlock(cur, p.Markers, body(&p))
+		if err != nil {
+			return "", &pathError{p.File, err}
+		}
+		switch {
+		case undo != nil:
 			nrec.Block = undo
-		} else {
+		case rec == nil:
+			verb = "adopted"
+		default:
 			verb = "updated"
 		}
-		if p.isTOML {
+		if p.IsTOML {
 			if err := checkVibeHooks(out); err != nil {
-				return "", &pathError{p.file, err}
+				return "", &pathError{p.File, err}
 			}
 		}
-	case "toml-flag":
-		var undo *flagUndo
+	case agentconf.KindTOMLFlag:
+		var undo *agentconf.FlagUndo
 		if !c.existed {
-			undo = &flagUndo{Inserted: p.flag + " = true  # set by gotk-install (Vibe hooks are experimental)"}
+			undo = &agentconf.FlagUndo{Inserted: p.Flag + " = true  # set by gotk-install (Vibe hooks are experimental)"}
 			out = []byte(undo.Inserted + "\n")
-		} else if out, undo, err = setTOMLFlag(cur, p.flag); err != nil {
-			return "", &pathError{p.file, err}
+		} else if out, undo, err = setTOMLFlag(cur, p.Flag); err != nil {
+			return "", &pathError{p.File, err}
 		}
 		if undo == nil {
 			return "", nil // already true: not ours to record
@@ -175,31 +257,38 @@ func (pl *plan) install(a *Agent, s Scope, p part, m *Manifest) (string, error) 
 			nrec.Flag = undo
 		}
 		verb = "set"
-	case "file":
-		out = p.content
-		if c.existed && !bytes.Equal(cur, p.content) {
-			if rec == nil || rec.SHA256 != Sum(cur) {
-				return "", &pathError{p.file, errors.New("exists and is not the file gotk-install wrote (its content differs); move it away, then run again")}
-			}
+	case agentconf.KindFile:
+		out = content(&p)
+		nrec.SHA256 = agentconf.Sum(content(&p))
+		switch {
+		case !c.existed:
+		case rec != nil && rec.SHA256 == agentconf.Sum(cur):
 			verb = "updated"
+		case pl.adopt:
+			verb = "adopted"
+		case bytes.Equal(cur, content(&p)):
+			pl.notes = append(pl.notes, p.File+": is gotk's, but gotk-install did not write it: left as it is; pass --adopt to let gotk-install manage it")
+			return "", nil
+		default:
+			return "", &pathError{p.File, errors.New("exists and is not the file gotk-install wrote (its content differs); move it away, or pass --adopt to let gotk-install replace it")}
 		}
-		nrec.SHA256 = Sum(p.content)
+		if bytes.Equal(out, cur) && rec == nil {
+			pl.puts = append(pl.puts, nrec)
+			return verb, nil
+		}
 	}
 	if bytes.Equal(out, cur) && c.existed {
-		if rec == nil {
-			pl.puts = append(pl.puts, nrec)
-		}
 		return "", nil
 	}
-	c.after = out
+	c.after, c.planned = out, true
 	pl.puts = append(pl.puts, nrec)
 	return verb, nil
 }
 
 // uninstall plans the removal of one part.
-func (pl *plan) uninstall(a *Agent, p part, m *Manifest) (string, error) {
-	rec := m.Find(a.Name, p.kind, p.file)
-	c, err := pl.file(p.file)
+func (pl *plan) uninstall(a *agentconf.Agent, p agentconf.Part, m *agentconf.Manifest) (string, error) {
+	rec := m.Find(a.Name, p.Kind, p.File)
+	c, err := pl.file(p.File)
 	if err != nil {
 		return "", err
 	}
@@ -213,33 +302,53 @@ func (pl *plan) uninstall(a *Agent, p part, m *Manifest) (string, error) {
 	cur := c.after
 	var out []byte
 	changed := false
-	switch p.kind {
-	case "json-hook":
-		var undo *jsonUndo
+	switch p.Kind {
+	case agentconf.KindJSONHook:
+		var undo *agentconf.JSONUndo
 		if rec != nil {
 			undo = rec.JSON
 		}
-		out, changed, err = uninstallJSON(cur, p.hook, undo)
-	case "block":
-		var undo *blockUndo
+		var notes []string
+		out, changed, notes, err = uninstallJSON(cur, p.Hook, undo, agentconf.OwnerOf(rec, pl.adopt))
+		for _, n := range notes {
+			pl.notes = append(pl.notes, p.File+": "+n)
+		}
+	case agentconf.KindBlock:
+		if rec != nil && rec.Inline != nil {
+			if out, changed = removeInline(cur, rec.Inline); !changed {
+				pl.notes = append(pl.notes, p.File+": gotk's hook was changed after gotk-install wrote it: left in place; remove it by hand")
+			}
+			break
+		}
+		var undo *agentconf.BlockUndo
 		if rec != nil {
 			undo = rec.Block
 		}
-		out, changed, err = removeBlock(cur, p.mk, undo)
-	case "toml-flag":
+		if rec == nil && !pl.adopt {
+			if start, _, ferr := agentconf.FindBlock(cur, p.Markers); ferr == nil && start >= 0 {
+				l, _ := agentconf.LineCol(cur, start)
+				pl.notes = append(pl.notes, fmt.Sprintf("%s: holds a gotk block (line %d) that gotk-install did not write: left as it is; remove it by hand, or pass --adopt", p.File, l))
+			}
+			break
+		}
+		out, changed, err = removeBlock(cur, p.Markers, undo)
+	case agentconf.KindTOMLFlag:
 		if rec != nil {
 			out, changed = unsetTOMLFlag(cur, rec.Flag)
 		}
-	case "file":
-		if bytes.Equal(cur, p.content) || (rec != nil && rec.SHA256 == Sum(cur)) {
+	case agentconf.KindFile:
+		switch {
+		case rec != nil && rec.SHA256 == agentconf.Sum(cur), pl.adopt && bytes.Equal(cur, content(&p)):
 			out, changed = nil, true
 			c.remove = true
-		} else if rec != nil {
-			pl.notes = append(pl.notes, p.file+": left in place: it was changed after gotk-install wrote it")
+		case rec != nil:
+			pl.notes = append(pl.notes, p.File+": left in place: it was changed after gotk-install wrote it")
+		case bytes.Equal(cur, content(&p)):
+			pl.notes = append(pl.notes, p.File+": is gotk's, but gotk-install did not write it: left in place; remove it by hand, or pass --adopt")
 		}
 	}
 	if err != nil {
-		return "", &pathError{p.file, err}
+		return "", &pathError{p.File, err}
 	}
 	if !changed {
 		return "", nil
@@ -250,7 +359,7 @@ func (pl *plan) uninstall(a *Agent, p part, m *Manifest) (string, error) {
 	if rec != nil {
 		c.rmDirs = append(c.rmDirs, rec.CreatedDirs...)
 	}
-	c.after = out
+	c.after, c.planned = out, true
 	return "removed", nil
 }
 
@@ -260,7 +369,7 @@ func checkVibeHooks(b []byte) error {
 		Hooks []struct{ Name string } `toml:"hooks"`
 	}
 	if _, err := toml.Decode(string(b), &doc); err != nil {
-		return tomlErr(err)
+		return agentconf.TOMLErr(err)
 	}
 	n := 0
 	for _, h := range doc.Hooks {
@@ -274,29 +383,48 @@ func checkVibeHooks(b []byte) error {
 	return nil
 }
 
-// apply writes every change: backup first, atomic write, mode kept, symlink
-// kept. A failure part way puts back what was already written.
-func (pl *plan) apply(stdout func(string)) error {
+// applied is what apply did besides the planned edits, per file: the
+// report lines about backups.
+type applied struct {
+	lines map[string][]string
+}
+
+// apply writes every change — backup first, atomic write, mode kept,
+// symlink kept — then commit (the manifest). A failure anywhere puts back
+// what was already written and removes the backups and folders this run
+// made, so the files are as they were; the error names the file, the
+// reason and what to do. It prints nothing.
+func (pl *plan) apply(commit func() error, commitPath string) (*applied, error) {
 	// Refuse up front what would fail part way.
 	for _, p := range pl.order {
 		c := pl.changes[p]
 		if c.changed() && c.existed && c.mode&0o200 == 0 {
-			return &pathError{p, fmt.Errorf("is read-only (mode %04o); make it writable first", c.mode)}
+			return nil, &pathError{p, fmt.Errorf("is read-only (mode %04o); make it writable first", c.mode)}
 		}
 	}
-	var done []*fileChange
-	var made []string
+	done := &applied{lines: map[string][]string{}}
+	var written []*fileChange
+	var madeDirs, madeBaks []string
 	rollback := func(err error) error {
-		for i := len(done) - 1; i >= 0; i-- {
-			c := done[i]
+		var failed []string
+		for i := len(written) - 1; i >= 0; i-- {
+			c := written[i]
+			var uerr error
 			if c.existed {
-				_ = writeAtomic(c.real, c.before, c.mode)
+				uerr = writeAtomic(c.real, c.before, c.mode)
 			} else {
-				_ = os.Remove(c.real)
+				uerr = os.Remove(c.real)
+			}
+			if uerr != nil {
+				failed = append(failed, c.path+" ("+reason(uerr)+")")
 			}
 		}
-		for i := len(made) - 1; i >= 0; i-- {
-			_ = os.Remove(made[i])
+		for _, b := range madeBaks {
+			_ = os.Remove(b)
+		}
+		removeEmpty(madeDirs)
+		if len(failed) > 0 {
+			return fmt.Errorf("%v; and these files, already changed, could not be put back: %s — restore them from their .gotk.bak", err, strings.Join(failed, ", "))
 		}
 		return err
 	}
@@ -310,17 +438,18 @@ func (pl *plan) apply(stdout func(string)) error {
 				continue
 			}
 			if err := os.Mkdir(d, 0o755); err != nil {
-				return rollback(&pathError{p, err})
+				return nil, rollback(&pathError{p, fmt.Errorf("cannot create the folder %s (%s); check that it can be created, then run again", d, reason(err))})
 			}
-			made = append(made, d)
+			madeDirs = append(madeDirs, d)
 		}
 		if c.existed && !c.ours {
 			bak := c.path + ".gotk.bak"
 			if _, err := os.Lstat(bak); os.IsNotExist(err) {
 				if err := writeAtomic(bak, c.before, c.mode); err != nil {
-					return rollback(&pathError{p, fmt.Errorf("cannot write backup: %v", err)})
+					return nil, rollback(&pathError{p, fmt.Errorf("cannot write its backup %s (%s); check that its folder can be written, then run again", bak, reason(err))})
 				}
-				stdout("  backup: " + bak)
+				madeBaks = append(madeBaks, bak)
+				done.lines[p] = append(done.lines[p], "backup: "+bak)
 			}
 		}
 		var err error
@@ -330,16 +459,27 @@ func (pl *plan) apply(stdout func(string)) error {
 			err = writeAtomic(c.real, c.after, c.mode)
 		}
 		if err != nil {
-			return rollback(&pathError{p, err})
+			what := "write"
+			if c.remove {
+				what = "remove"
+			}
+			return nil, rollback(&pathError{p, fmt.Errorf("cannot %s it (%s); check that it can be written (ls -l, lsattr), then run again", what, reason(err))})
 		}
-		done = append(done, c)
-		// An uninstall that restores the file exactly leaves nothing for
-		// the backup to hold: it goes, so the folder is as it was.
-		if bak := c.path + ".gotk.bak"; !c.remove {
-			if b, err := os.ReadFile(bak); err == nil && bytes.Equal(b, c.after) {
-				if os.Remove(bak) == nil {
-					stdout("  removed backup " + bak + " (the file is back to it)")
-				}
+		written = append(written, c)
+	}
+	if err := commit(); err != nil {
+		return nil, rollback(&pathError{commitPath, fmt.Errorf("cannot write it (%s); check that it can be written, then run again", reason(err))})
+	}
+	// Committed. An uninstall that restores a file exactly leaves nothing
+	// for its backup to hold: the backup goes, so the folder is as it was.
+	for _, c := range written {
+		bak := c.path + ".gotk.bak"
+		if c.remove {
+			continue
+		}
+		if b, err := os.ReadFile(bak); err == nil && bytes.Equal(b, c.after) && !contains(madeBaks, bak) {
+			if os.Remove(bak) == nil {
+				done.lines[c.path] = append(done.lines[c.path], "removed backup "+bak+" (the file is back to it)")
 			}
 		}
 	}
@@ -352,5 +492,27 @@ func (pl *plan) apply(stdout func(string)) error {
 	for _, d := range dirs {
 		_ = os.Remove(d) // fails, as it should, when something else lives there
 	}
-	return nil
+	return done, nil
+}
+
+// reason is the last, human part of an error: "operation not permitted".
+func reason(err error) string {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return errno.Error()
+	}
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

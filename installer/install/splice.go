@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gotk-dev/gotk/core/agentconf"
 )
 
 // splice.go: byte splices and the few layout facts (line ending, indent)
@@ -94,15 +96,6 @@ func wsBefore(src []byte, pos int) int {
 	return pos
 }
 
-// kv is one member of an ordered object.
-type kv struct {
-	k string
-	v any
-}
-
-// obj is a JSON object whose members keep the order they are written in.
-type obj []kv
-
 // render writes v as JSON. Pretty output puts each member on its own line,
 // indented by prefix plus one unit per level, with nl between lines.
 func render(v any, prefix, unit, nl string, compact bool) string {
@@ -110,7 +103,7 @@ func render(v any, prefix, unit, nl string, compact bool) string {
 	var walk func(v any, prefix string)
 	walk = func(v any, prefix string) {
 		switch v := v.(type) {
-		case obj:
+		case agentconf.Obj:
 			if len(v) == 0 {
 				b.WriteString("{}")
 				return
@@ -123,12 +116,12 @@ func render(v any, prefix, unit, nl string, compact bool) string {
 				if !compact {
 					b.WriteString(nl + prefix + unit)
 				}
-				b.WriteString(quote(m.k))
+				b.WriteString(quote(m.K))
 				b.WriteByte(':')
 				if !compact {
 					b.WriteByte(' ')
 				}
-				walk(m.v, prefix+unit)
+				walk(m.V, prefix+unit)
 			}
 			if !compact {
 				b.WriteString(nl + prefix)

@@ -7,67 +7,26 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/gotk-dev/gotk/core/agentconf"
 )
 
 // textblock.go: gotk's text lives between two marker lines (Markdown rules,
-// the Vibe [[hooks]] table), appended after the user's text and removed with
-// exactly the separator it was appended with. And one TOML key set in place.
-
-// markers are the opening and closing lines of gotk's block. Any line that
-// starts with prefix opens a block of some gotk version.
-type markers struct {
-	open, prefix, close string
-}
-
-var (
-	mdMarkers   = markers{"<!-- gotk v1 -->", "<!-- gotk v", "<!-- /gotk -->"}
-	tomlMarkers = markers{"# >>> gotk v1: added by gotk-install; remove with gotk-install --uninstall", "# >>> gotk v", "# <<< gotk"}
-)
-
-// blockUndo is what removing the block needs beyond the markers.
-type blockUndo struct {
-	Sep string `json:"sep"` // separator inserted before the block
-}
-
-// findBlock returns the byte range of gotk's block, from the start of its
-// opening line to the end of its closing line (line break included), or
-// -1 when there is none.
-func findBlock(src []byte, mk markers) (int, int, error) {
-	off := 0
-	start := -1
-	for off < len(src) {
-		end := bytes.IndexByte(src[off:], '\n')
-		next := len(src)
-		if end >= 0 {
-			next = off + end + 1
-		}
-		line := strings.TrimSpace(string(src[off:next]))
-		switch {
-		case start < 0 && strings.HasPrefix(line, mk.prefix):
-			start = off
-		case start >= 0 && line == mk.close:
-			return start, next, nil
-		}
-		off = next
-	}
-	if start >= 0 {
-		l, c := lineCol(src, start)
-		return -1, -1, fmt.Errorf("%q opened at line %d:%d is never closed with %q; fix or remove it by hand", mk.prefix, l, c, mk.close)
-	}
-	return -1, -1, nil
-}
+// the Vibe [[hooks]] table; agentconf finds them), appended after the user's
+// text and removed with exactly the separator it was appended with. And one
+// TOML key set in place.
 
 // blockText renders a block: markers around body, with the file's line
 // ending.
-func blockText(mk markers, body, nl string) string {
+func blockText(mk agentconf.Markers, body, nl string) string {
 	body = strings.TrimRight(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
-	return strings.ReplaceAll(mk.open+"\n"+body+"\n"+mk.close+"\n", "\n", nl)
+	return strings.ReplaceAll(mk.Open+"\n"+body+"\n"+mk.Close+"\n", "\n", nl)
 }
 
 // upsertBlock puts body in gotk's block: replaced in place when there is a
 // block, appended after a blank line when there is none.
-func upsertBlock(src []byte, mk markers, body string) ([]byte, *blockUndo, error) {
-	start, end, err := findBlock(src, mk)
+func upsertBlock(src []byte, mk agentconf.Markers, body string) ([]byte, *agentconf.BlockUndo, error) {
+	start, end, err := agentconf.FindBlock(src, mk)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -79,7 +38,7 @@ func upsertBlock(src []byte, mk markers, body string) ([]byte, *blockUndo, error
 		}
 		return applySplices(src, []splice{{start, end, text}}), nil, nil
 	}
-	u := &blockUndo{}
+	u := &agentconf.BlockUndo{}
 	switch {
 	case len(src) == 0:
 	case bytes.HasSuffix(src, []byte("\n")):
@@ -93,8 +52,8 @@ func upsertBlock(src []byte, mk markers, body string) ([]byte, *blockUndo, error
 
 // removeBlock removes gotk's block and the separator its install added (a
 // blank line when the record is gone).
-func removeBlock(src []byte, mk markers, u *blockUndo) ([]byte, bool, error) {
-	start, end, err := findBlock(src, mk)
+func removeBlock(src []byte, mk agentconf.Markers, u *agentconf.BlockUndo) ([]byte, bool, error) {
+	start, end, err := agentconf.FindBlock(src, mk)
 	if err != nil || start < 0 {
 		return src, false, err
 	}
@@ -113,55 +72,28 @@ func removeBlock(src []byte, mk markers, u *blockUndo) ([]byte, bool, error) {
 	return applySplices(src, []splice{{start, end, ""}}), true, nil
 }
 
-// tomlErr formats a TOML parse error with its line and column.
-func tomlErr(err error) error {
-	var pe toml.ParseError
-	if ok := asParseError(err, &pe); ok {
-		return fmt.Errorf("invalid TOML: %s, line %d:%d", pe.Message, pe.Position.Line, pe.Position.Col)
-	}
-	return fmt.Errorf("invalid TOML: %v", err)
-}
-
-func asParseError(err error, pe *toml.ParseError) bool {
-	p, ok := err.(toml.ParseError)
-	if ok {
-		*pe = p
-	}
-	return ok
-}
-
 func decodeTOML(b []byte, v any) (toml.MetaData, error) { return toml.Decode(string(b), v) }
-
-// tomlString quotes s as a TOML basic string.
-func tomlString(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\t", `\t`, "\r", `\r`)
-	return `"` + r.Replace(s) + `"`
-}
-
-// flagUndo records how a TOML key was set, to put it back.
-type flagUndo struct {
-	Inserted string `json:"inserted,omitempty"` // the line gotk added at the top
-	Was      string `json:"was,omitempty"`      // the line gotk changed ...
-	Now      string `json:"now,omitempty"`      // ... and what it changed it to
-}
 
 // setTOMLFlag makes the top-level boolean key true. It returns nil undo
 // when the key was already true.
-func setTOMLFlag(src []byte, key string) ([]byte, *flagUndo, error) {
+func setTOMLFlag(src []byte, key string) ([]byte, *agentconf.FlagUndo, error) {
 	var doc map[string]any
 	if _, err := decodeTOML(src, &doc); err != nil {
-		return nil, nil, tomlErr(err)
+		return nil, nil, agentconf.TOMLErr(err)
 	}
 	nl := detectStyle(src).nl
 	v, ok := doc[key]
 	if !ok {
 		line := key + " = true  # set by gotk-install (Vibe hooks are experimental)"
-		return append([]byte(line+nl), src...), &flagUndo{Inserted: line}, nil
+		bom := len(src) - len(bytes.TrimPrefix(src, []byte("\uFEFF")))
+		return applySplices(src, []splice{{bom, bom, line + nl}}), &agentconf.FlagUndo{Inserted: line}, nil
 	}
 	if v == true {
 		return src, nil, nil
 	}
-	re := regexp.MustCompile(`(?m)^([ \t]*` + regexp.QuoteMeta(key) + `[ \t]*=[ \t]*)false([ \t]*(#[^\r\n]*)?)\r?$`)
+	// The key bare or quoted, before any table header.
+	k := regexp.QuoteMeta(key)
+	re := regexp.MustCompile(`(?m)^((?:\x{FEFF})?[ \t]*(?:` + k + `|"` + k + `"|'` + k + `')[ \t]*=[ \t]*)false([ \t]*(#[^\r\n]*)?)\r?$`)
 	loc := re.FindSubmatchIndex(src)
 	if v != false || loc == nil || bytes.Contains(src[:loc[0]], []byte("\n[")) || bytes.HasPrefix(src, []byte("[")) {
 		return nil, nil, fmt.Errorf("%s is set in a form gotk-install does not edit; set %s = true by hand", key, key)
@@ -169,17 +101,23 @@ func setTOMLFlag(src []byte, key string) ([]byte, *flagUndo, error) {
 	was := strings.TrimRight(string(src[loc[0]:loc[1]]), "\r")
 	now := string(src[loc[2]:loc[3]]) + "true" + string(src[loc[4]:loc[5]])
 	out := applySplices(src, []splice{{loc[0], loc[0] + len(was), now}})
-	return out, &flagUndo{Was: was, Now: now}, nil
+	return out, &agentconf.FlagUndo{Was: was, Now: now}, nil
 }
 
 // unsetTOMLFlag undoes setTOMLFlag when the line is still as gotk left it.
-func unsetTOMLFlag(src []byte, u *flagUndo) ([]byte, bool) {
+func unsetTOMLFlag(src []byte, u *agentconf.FlagUndo) ([]byte, bool) {
 	if u == nil {
 		return src, false
 	}
 	lines := strings.SplitAfter(string(src), "\n")
 	for i, l := range lines {
 		body := strings.TrimRight(l, "\r\n")
+		if i == 0 && strings.HasPrefix(body, "\uFEFF") {
+			if u.Inserted != "" && strings.TrimPrefix(body, "\uFEFF") == u.Inserted {
+				lines[i] = "\uFEFF"
+				return []byte(strings.Join(lines, "")), true
+			}
+		}
 		if strings.HasPrefix(strings.TrimSpace(body), "[") {
 			break
 		}

@@ -3,13 +3,15 @@ package install
 import (
 	"strings"
 	"testing"
+
+	"github.com/gotk-dev/gotk/core/agentconf"
 )
 
 // TestBlockRoundTrip: appending gotk's block and removing it returns the
 // file byte for byte, whatever its ending.
 func TestBlockRoundTrip(t *testing.T) {
 	for _, in := range []string{"", "x", "x\n", "x\n\n", "a\r\nb\r\n", "a\r\nb", "# t\n[[hooks]]\nname = \"a\"\n"} {
-		for _, mk := range []markers{mdMarkers, tomlMarkers} {
+		for _, mk := range []agentconf.Markers{agentconf.MDMarkers, agentconf.TOMLMarkers} {
 			out, u, err := upsertBlock([]byte(in), mk, "body\nline 2")
 			if err != nil {
 				t.Fatal(err)
@@ -66,8 +68,8 @@ func TestShellQuote(t *testing.T) {
 		if got := shellQuote(in); got != want {
 			t.Errorf("shellQuote(%q) = %q, want %q", in, got, want)
 		}
-		if programBase(shellQuote(in)) != "gotk-hook-claude" && !strings.Contains(in, "'") {
-			t.Errorf("programBase(%q) does not find the hook", shellQuote(in))
+		if agentconf.ProgramBase(shellQuote(in)) != "gotk-hook-claude" && !strings.Contains(in, "'") {
+			t.Errorf("ProgramBase(%q) does not find the hook", shellQuote(in))
 		}
 	}
 }

@@ -19,17 +19,19 @@
 // Keep this file free of named exports: the 1.x loader calls every exported
 // function of a module without a default plugin object as a plugin.
 //
-// This file and plugins/pi/gotk.ts share the code below the imports on
-// purpose: each host installs exactly one self-contained file.
+// This file and plugins/pi/gotk.ts share the block between the >>> and <<< lines
+// on purpose: each host installs exactly one self-contained file.
 
 import { execFile, type ChildProcess } from "node:child_process"
 import { statSync } from "node:fs"
 import type { Hooks, Plugin, PluginModule } from "@opencode-ai/plugin"
 
 const HOST = "opencode"
+const SHELL_TOOLS = new Set(["bash", "shell"])
+
+// >>> shared by opencode/gotk.ts and pi/gotk.ts, byte for byte (plugins_test.go checks it)
 const TIMEOUT_MS = 2000
 const MAX_ANSWER_BYTES = 1 << 20
-const SHELL_TOOLS = new Set(["bash", "shell"])
 
 let warned = false
 
@@ -127,6 +129,7 @@ function rewrite(command: string, cwd: string | undefined): Promise<string | und
     }
   })
 }
+// <<< shared
 
 const server: Plugin = async (ctx) => {
   const cwd = directory(ctx?.directory)

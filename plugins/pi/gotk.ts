@@ -18,14 +18,16 @@
 // Environment: GOTK_BIN (the gotk binary; default "gotk" found on PATH),
 // GOTK_DISABLED=1 or RTK_DISABLED=1 (do nothing).
 //
-// This file and plugins/opencode/gotk.ts share the code below the imports on
-// purpose: each host installs exactly one self-contained file.
+// This file and plugins/opencode/gotk.ts share the block between the >>> and <<< lines
+// on purpose: each host installs exactly one self-contained file.
 
 import { execFile, type ChildProcess } from "node:child_process"
 import { statSync } from "node:fs"
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent"
 
 const HOST = "pi"
+
+// >>> shared by opencode/gotk.ts and pi/gotk.ts, byte for byte (plugins_test.go checks it)
 const TIMEOUT_MS = 2000
 const MAX_ANSWER_BYTES = 1 << 20
 
@@ -125,6 +127,7 @@ function rewrite(command: string, cwd: string | undefined): Promise<string | und
     }
   })
 }
+// <<< shared
 
 export default function gotk(pi: ExtensionAPI): void {
   pi.on("tool_call", async (event, ctx) => {
