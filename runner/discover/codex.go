@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Codex CLI writes one rollout per session:
@@ -177,17 +178,21 @@ func codexOutputText(raw json.RawMessage) string {
 // codexHeader is the framing Codex puts before a command's output
 // ("Chunk ID: …\nWall time: …\nProcess exited with code 0\nOriginal token
 // count: 92\nOutput:\n"; older: "Exit code: 0\nWall time: …\nOutput:\n").
-var codexHeader = regexp.MustCompile(`\A(?:(?:Chunk ID|Wall time|Process exited with code|Exit code|Original token count|Process running with session ID|Total output lines)[^\n]*\n)+Output:\n`)
+var codexHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\A(?:(?:Chunk ID|Wall time|Process exited with code|Exit code|Original token count|Process running with session ID|Total output lines)[^\n]*\n)+Output:\n`)
+})
 
-var codexExit = regexp.MustCompile(`(?m)^(?:Process exited with code|Exit code:) (-?\d+)$`)
+var codexExit = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^(?:Process exited with code|Exit code:) (-?\d+)$`)
+})
 
 func codexOutput(out string) (string, int) {
-	loc := codexHeader.FindStringIndex(out)
+	loc := codexHeader().FindStringIndex(out)
 	if loc == nil {
 		return out, -1
 	}
 	exit := -1
-	if m := codexExit.FindStringSubmatch(out[:loc[1]]); m != nil {
+	if m := codexExit().FindStringSubmatch(out[:loc[1]]); m != nil {
 		exit, _ = strconv.Atoi(m[1])
 	}
 	return out[loc[1]:], exit

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // GitHub Copilot CLI writes one events.jsonl per session:
@@ -143,10 +144,12 @@ func knownFamily(t string, families []string) bool {
 }
 
 // copilotTrailer is the line Copilot CLI appends to a command's output.
-var copilotTrailer = regexp.MustCompile(`<shellId: [^>]* completed with exit code (-?\d+)>\s*\z`)
+var copilotTrailer = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`<shellId: [^>]* completed with exit code (-?\d+)>\s*\z`)
+})
 
 func copilotOutput(out string) (string, int) {
-	m := copilotTrailer.FindStringSubmatchIndex(out)
+	m := copilotTrailer().FindStringSubmatchIndex(out)
 	if m == nil {
 		return out, -1
 	}

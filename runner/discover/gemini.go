@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Gemini CLI writes one JSONL file per session under
@@ -137,8 +138,10 @@ func geminiProject(tmpDir string) string {
 // "Error: (none)" after (an "Error: …" line with more may be the
 // command's own last line, so it stays).
 var (
-	geminiTrailer = regexp.MustCompile(`\A(Error: \(none\)|(Exit Code|Signal|Background PIDs|Process Group PGID): ?(.*))\z`)
-	geminiLeader  = regexp.MustCompile(`\A(?:(?:Command|Directory): [^\n]*\n)*Output: ?`)
+	geminiTrailer = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\A(Error: \(none\)|(Exit Code|Signal|Background PIDs|Process Group PGID): ?(.*))\z`)
+	})
+	geminiLeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\A(?:(?:Command|Directory): [^\n]*\n)*Output: ?`) })
 )
 
 func geminiOutput(out string) (string, int) {
@@ -146,7 +149,7 @@ func geminiOutput(out string) (string, int) {
 	if i := strings.LastIndex(s, "\n</untrusted_context>"); i >= 0 {
 		s = s[:i]
 	}
-	loc := geminiLeader.FindStringIndex(s)
+	loc := geminiLeader().FindStringIndex(s)
 	if loc == nil {
 		return out, -1
 	}
@@ -157,7 +160,7 @@ func geminiOutput(out string) (string, int) {
 		if i < 0 {
 			break
 		}
-		m := geminiTrailer.FindStringSubmatch(s[i+1:])
+		m := geminiTrailer().FindStringSubmatch(s[i+1:])
 		if m == nil {
 			break
 		}

@@ -3,6 +3,7 @@ package discover
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gotk-dev/gotk/core/registry"
 	"github.com/gotk-dev/gotk/core/shell"
@@ -66,7 +67,7 @@ var valued = map[string]map[string]bool{
 var programAliases = map[string]string{"python3": "python", "py": "python", "pip3": "pip",
 	"gradlew": "gradle", "mvnw": "mvn", "flyctl": "fly", "podman-compose": "podman"}
 
-var subWord = regexp.MustCompile(`^[A-Za-z0-9@][A-Za-z0-9._:@+-]{0,39}$`)
+var subWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9@][A-Za-z0-9._:@+-]{0,39}$`) })
 
 // programName is a program word without its directory or .exe.
 func programName(w string) string {
@@ -90,7 +91,7 @@ func commandKey(argv []string) string {
 	n := subWords[prog]
 	opts := valued[prog]
 	if prog == "python" {
-		if len(argv) > 2 && argv[1] == "-m" && subWord.MatchString(argv[2]) {
+		if len(argv) > 2 && argv[1] == "-m" && subWord().MatchString(argv[2]) {
 			return "python -m " + argv[2]
 		}
 		return prog
@@ -106,7 +107,7 @@ func commandKey(argv []string) string {
 			}
 		case strings.HasPrefix(w, "+") && prog == "cargo": // cargo +nightly build
 		case prog == "make" && strings.Contains(w, "="): // make VAR=value target
-		case !subWord.MatchString(w):
+		case !subWord().MatchString(w):
 			n = 0
 		default:
 			words = append(words, w)

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -49,11 +50,11 @@ func skeleton(u Unhandled, show bool) string {
 	return b.String()
 }
 
-var nonName = regexp.MustCompile(`[^a-z0-9]+`)
+var nonName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9]+`) })
 
 // filterName is a [filters.NAME] key for a command: git-status.
 func filterName(command string) string {
-	n := strings.Trim(nonName.ReplaceAllString(strings.ToLower(command), "-"), "-")
+	n := strings.Trim(nonName().ReplaceAllString(strings.ToLower(command), "-"), "-")
 	if n == "" {
 		n = "command"
 	}
@@ -73,7 +74,7 @@ func matchCommand(command string) string {
 	return "^" + strings.Join(words, `\s+`) + `\b`
 }
 
-var digits = regexp.MustCompile(`[0-9]+`)
+var digits = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[0-9]+`) })
 
 // repeatedShapes are the line shapes (digits generalized) that repeat most
 // in s, at least three times, as anchored regexes.
@@ -84,7 +85,7 @@ func repeatedShapes(s string, n int) []string {
 		if len(l) < 4 || len(l) > 120 {
 			continue
 		}
-		shape := digits.ReplaceAllString(regexp.QuoteMeta(l), `\d+`)
+		shape := digits().ReplaceAllString(regexp.QuoteMeta(l), `\d+`)
 		count[shape]++
 	}
 	var out []string
