@@ -24,6 +24,12 @@ func shellArgs(t tool, cmd string) map[string]any {
 	if _, ok := props["description"]; ok {
 		args["description"] = "Run the e2e scripted command"
 	}
+	return fillRequired(t, props, args)
+}
+
+// fillRequired gives every field tool t's schema requires that args lacks
+// a plausible value.
+func fillRequired(t tool, props map[string]any, args map[string]any) map[string]any {
 	req, _ := t.Schema["required"].([]any)
 	for _, r := range req {
 		name, _ := r.(string)
@@ -44,16 +50,7 @@ func toolArgs(t tool, given map[string]any) map[string]any {
 	for k, v := range given {
 		args[k] = v
 	}
-	req, _ := t.Schema["required"].([]any)
-	for _, r := range req {
-		name, _ := r.(string)
-		if _, done := args[name]; done || name == "" {
-			continue
-		}
-		prop, _ := props[name].(map[string]any)
-		args[name] = sample(prop)
-	}
-	return args
+	return fillRequired(t, props, args)
 }
 
 // typeOf reads a schema's type, in JSON Schema ("string") or Gemini
