@@ -31,6 +31,9 @@ var Profiles = map[string]Profile{
 	"opencode": {"opencode", "opencode", false},
 	"pi":       {"pi", "pi", false},
 	"hermes":   {"hermes", "hermes", false},
+	// Cline CLI approves per tool (its run_commands tool as a whole),
+	// whatever the command: no rules, a rewrite changes no approval.
+	"cline": {"cline", "cline", false},
 }
 
 // Names lists the profiles' names, sorted.
