@@ -28,8 +28,9 @@ type input struct {
 // rewritten or left byte for byte; the answer {"overrideInput":{…}} is the
 // whole input, key order kept, commands replaced (Cline replaces the tool
 // input with it). Nothing is rewritten → nil. The answer carries no
-// permission: Cline approves per tool, before or after its hooks alike, so
-// a rewrite changes no approval (no rules: every rewrite is "ask").
+// permission: Cline approves per tool, after its hooks, so a rewrite changes
+// no approval; what its plan mode would refuse, core never rewrites
+// (permission.Cline).
 //
 // Cline joins the entries of a heredoc before it runs them: an entry with
 // `<<WORD` and the entries up to a later entry equal to WORD are one

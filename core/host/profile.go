@@ -32,8 +32,9 @@ var Profiles = map[string]Profile{
 	"pi":       {"pi", "pi", false},
 	"hermes":   {"hermes", "hermes", false},
 	// Cline CLI approves per tool (its run_commands tool as a whole),
-	// whatever the command: no rules, a rewrite changes no approval.
-	"cline": {"cline", "cline", false},
+	// whatever the command; its plan mode refuses commands that may change
+	// files (permission.Cline).
+	"cline": {"cline", permission.Cline, false},
 }
 
 // Names lists the profiles' names, sorted.

@@ -70,6 +70,10 @@ func AnswersOf(h permission.Host) Answers {
 		return Answers{AllowOnly: true}
 	case permission.Vibe:
 		return Answers{NoAsk: true}
+	case permission.Cline:
+		// Cline's plan-mode guard checks the REWRITTEN command (an ask rule
+		// of permission.Cline), where `gotk git commit` is no longer refused.
+		return Answers{NoAsk: true}
 	case permission.Gemini:
 		return Answers{KeepAllowed: true}
 	}

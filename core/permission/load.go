@@ -69,6 +69,8 @@ func Load(host Host, env Env) *Rules {
 		loadVibe(r, env)
 	case Codex:
 		loadCodex(r, env)
+	case Cline:
+		loadCline(r, env)
 	}
 	return r
 }
