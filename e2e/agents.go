@@ -235,6 +235,43 @@ enabled = false
 	},
 }
 
+func init() {
+	Agents = append(Agents, clineAgent)
+}
+
+// clineAgent is Cline CLI 3.x (npm cline, a Node wrapper around the Bun
+// binary of @cline/cli-<platform>): an OpenAI-compatible provider written
+// as `cline auth -p openai-compatible -b URL -k KEY -m MODEL` writes it,
+// `cline PROMPT` (act mode, tools auto-approved), the shell tool
+// run_commands {"commands":[…]}, and hooks as executable files named after
+// the event in ~/.cline/hooks/.
+var clineAgent = &Agent{
+	Name: "cline", Bin: "cline", Package: "cline",
+	setup: func(e *Env) {
+		e.editJSON(filepath.Join(e.Home, ".cline", "data", "settings", "providers.json"), func(m map[string]any) {
+			m["version"] = 1
+			m["lastUsedProvider"] = "openai-compatible"
+			m["modes"] = map[string]any{}
+			m["providers"] = map[string]any{"openai-compatible": map[string]any{
+				"settings": map[string]any{"provider": "openai-compatible", "apiKey": "sk-e2e-dummy",
+					"model": "fake-model", "baseUrl": e.Model.URL() + "/v1"},
+				// Without updatedAt Cline drops the entry and falls back to its
+				// own provider (api.cline.bot).
+				"tokenSource": "manual", "updatedAt": "2026-01-01T00:00:00.000Z",
+			}}
+		})
+		e.Args = []string{Prompt}
+	},
+	dialect: "cline",
+	addHook: func(e *Env, command string) {
+		p := filepath.Join(e.Home, ".cline", "hooks", "PreToolUse")
+		e.WriteFile(p, "#!/bin/sh\nexec "+command+"\n")
+		if err := os.Chmod(p, 0o755); err != nil {
+			e.T.Fatal(err)
+		}
+	},
+}
+
 // SelectedAgents is Agents, limited by GOTK_E2E_AGENTS when set.
 func SelectedAgents() []*Agent {
 	want := os.Getenv(EnvAgents)

@@ -19,6 +19,7 @@ import (
 //	claude, codex  hookSpecificOutput.updatedInput + permissionDecision "allow"
 //	gemini         decision "allow" + hookSpecificOutput.tool_input
 //	copilot        permissionDecision "allow" + modifiedArgs
+//	cline          overrideInput, each of tool_call.input.commands rewritten
 const testHookFlag = "-e2e-testhook"
 
 // RewritePrefix marks a command that the phase-1 test hooks rewrote.
@@ -111,6 +112,24 @@ func testHookAnswer(dialect string, in []byte) []byte {
 			"permissionDecisionReason": "e2e test hook rewrite",
 			"modifiedArgs":             args,
 		}
+	case "cline":
+		// tool_call.input.commands is a list; overrideInput replaces the
+		// whole input.
+		if ev["hookName"] != "tool_call" {
+			return nil
+		}
+		call, _ := ev["tool_call"].(map[string]any)
+		args, _ := call["input"].(map[string]any)
+		list, ok := args["commands"].([]any)
+		if !ok {
+			return nil
+		}
+		for i, c := range list {
+			if s, ok := c.(string); ok {
+				list[i] = Rewritten(s)
+			}
+		}
+		out = map[string]any{"overrideInput": args}
 	default:
 		return nil
 	}

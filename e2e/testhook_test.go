@@ -29,6 +29,10 @@ func TestTestHookAnswer(t *testing.T) {
 		{"copilot", // older builds send toolArgs as a JSON string
 			`{"toolName":"bash","toolArgs":"{\"command\":\"git status\"}"}`,
 			`{"permissionDecision":"allow","permissionDecisionReason":"e2e test hook rewrite","modifiedArgs":{"command":` + q(rw) + `}}`},
+		{"cline",
+			`{"hookName":"tool_call","tool_call":{"name":"run_commands","input":{"commands":["git status",{"command":"ls"}]}}}`,
+			`{"overrideInput":{"commands":[` + q(rw) + `,{"command":"ls"}]}}`},
+		{"cline", `{"hookName":"tool_result","tool_call":{"name":"run_commands","input":{"commands":["git status"]}}}`, ""},
 		{"claude", `{"tool_name":"Read","tool_input":{"file_path":"x"}}`, ""},
 		{"claude", `not json`, ""},
 		{"unknown", `{"tool_input":{"command":"ls"}}`, ""},
