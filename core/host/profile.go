@@ -35,6 +35,9 @@ var Profiles = map[string]Profile{
 	// whatever the command; its plan mode refuses commands that may change
 	// files (permission.Cline).
 	"cline": {"cline", permission.Cline, false},
+	// Factory Droid: rules in settings.json, the model's risk level
+	// against the session's autonomy (the hook's payload says both).
+	"droid": {"droid", permission.Droid, false},
 }
 
 // Names lists the profiles' names, sorted.

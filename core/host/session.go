@@ -19,7 +19,8 @@ type Session struct {
 	// Mode is a permission mode set by a flag ("bypassPermissions" for
 	// --dangerously-skip-permissions), or "".
 	Mode string
-	// AllowAll: Copilot CLI's --allow-all-tools (or --allow-all, --yolo).
+	// AllowAll: Copilot CLI's --allow-all-tools (or --allow-all, --yolo),
+	// Droid's --skip-permissions-unsafe.
 	AllowAll bool
 }
 
@@ -33,6 +34,8 @@ func ReadSession(h permission.Host, p Procs, pid int) Session {
 		is, parse = isProgram("claude", "@anthropic-ai/claude-code"), parseClaude
 	case Copilot:
 		is, parse = isProgram("copilot", "@github/copilot"), parseCopilot
+	case permission.Droid:
+		is, parse = isProgram("droid", "@factory/cli"), parseDroid
 	default:
 		return Session{}
 	}
@@ -74,6 +77,10 @@ func AnswersOf(h permission.Host) Answers {
 		// Cline's plan-mode guard checks the REWRITTEN command (an ask rule
 		// of permission.Cline), where `gotk git commit` is no longer refused.
 		return Answers{NoAsk: true}
+	case permission.Droid:
+		// Droid checks its allow rules and its risk gate on the REWRITTEN
+		// command, unless a hook allows it: a rewrite is an allow or nothing.
+		return Answers{AllowOnly: true}
 	case permission.Gemini:
 		return Answers{KeepAllowed: true}
 	}
@@ -84,8 +91,11 @@ func AnswersOf(h permission.Host) Answers {
 // whatever its approval policy — Codex's is_known_safe_command — or nil.
 // It applies where no rule of the host matched.
 func KnownSafe(h permission.Host) func(cmd string) bool {
-	if h == permission.Codex {
+	switch h {
+	case permission.Codex:
 		return CodexKnownSafe
+	case permission.Droid:
+		return DroidKnownSafe
 	}
 	return nil
 }
@@ -256,6 +266,24 @@ func parseCopilot(argv []string) Session {
 			s.AllowAll = true
 		case "--deny-tool", "--deny-url":
 			s.Rules.Deny = append(s.Rules.Deny, val)
+		}
+	}
+	return s
+}
+
+// parseDroid reads Factory Droid's --skip-permissions-unsafe (every
+// command runs without asking; its blocklist still applies) and --settings
+// (a runtime settings file whose rules permission.Droid reads).
+func parseDroid(argv []string) Session {
+	var s Session
+	v := flagValues(argv, map[string]string{"--settings": "settings"}, nil)
+	s.Rules.Settings = v["settings"]
+	for _, a := range argv[1:] {
+		if a == "--" {
+			break
+		}
+		if a == "--skip-permissions-unsafe" {
+			s.AllowAll = true
 		}
 	}
 	return s

@@ -71,6 +71,8 @@ func Load(host Host, env Env) *Rules {
 		loadCodex(r, env)
 	case Cline:
 		loadCline(r, env)
+	case Droid:
+		loadDroid(r, env)
 	}
 	return r
 }

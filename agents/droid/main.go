@@ -1,0 +1,26 @@
+// Command gotk-hook-droid is Factory Droid's PreToolUse hook (matcher
+// Execute, in ~/.factory/hooks.json): it answers with a token-saving
+// rewrite of the shell command, or with nothing. See Handle.
+//
+// `gotk-hook-droid --command-regex` prints the regular expression for the
+// hook entry's commandRegex, so that Droid calls the hook only for
+// commands that name a program gotk may rewrite.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/gotk-dev/gotk/core/hookio"
+	"github.com/gotk-dev/gotk/core/permission"
+)
+
+var agent = hookio.Agent{Name: "droid", Host: permission.Droid, Handle: Handle}
+
+func main() {
+	if len(os.Args) == 2 && os.Args[1] == "--command-regex" {
+		fmt.Println(CommandRegex())
+		return
+	}
+	hookio.Main(agent)
+}
