@@ -38,6 +38,8 @@ var Profiles = map[string]Profile{
 	// Factory Droid: rules in settings.json, the model's risk level
 	// against the session's autonomy (the hook's payload says both).
 	"droid": {"droid", permission.Droid, false},
+	// Kilo Code CLI (the OpenCode plugin, `gotk rewrite --host kilo`).
+	"kilo": {"kilo", permission.Kilo, false},
 }
 
 // Names lists the profiles' names, sorted.

@@ -77,6 +77,11 @@ func AnswersOf(h permission.Host) Answers {
 		// Cline's plan-mode guard checks the REWRITTEN command (an ask rule
 		// of permission.Cline), where `gotk git commit` is no longer refused.
 		return Answers{NoAsk: true}
+	case permission.Kilo:
+		// Kilo matches its rules on the REWRITTEN command, and a plugin
+		// cannot answer for it: no rewrite where any rule but a catch-all
+		// matches (permission.Kilo).
+		return Answers{NoAsk: true, KeepAllowed: true}
 	case permission.Droid:
 		// Droid checks its allow rules and its risk gate on the REWRITTEN
 		// command, unless a hook allows it: a rewrite is an allow or nothing.

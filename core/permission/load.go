@@ -73,6 +73,8 @@ func Load(host Host, env Env) *Rules {
 		loadCline(r, env)
 	case Droid:
 		loadDroid(r, env)
+	case Kilo:
+		loadKilo(r, env)
 	}
 	return r
 }
