@@ -236,7 +236,78 @@ enabled = false
 }
 
 func init() {
-	Agents = append(Agents, clineAgent)
+	Agents = append(Agents, clineAgent, droidAgent, kiloAgent)
+}
+
+// kiloAgent is Kilo Code CLI (the @kilocode/cli-linux-x64 binary; the
+// @kilocode/cli wrapper's platform build is missing from the registry), an
+// OpenCode fork: the same provider config in ~/.config/kilo/kilo.json,
+// KILO_* switches, `kilo run --model e2efake/fake-model PROMPT`, and
+// plugins in ~/.config/kilo/plugin/ (gotk's OpenCode plugin, unchanged).
+var kiloAgent = &Agent{
+	Name: "kilo", Bin: "kilo", Package: "@kilocode/cli-linux-x64",
+	setup: func(e *Env) {
+		for _, k := range []string{"MODELS_FETCH", "AUTOUPDATE", "LSP_DOWNLOAD", "DEFAULT_PLUGINS", "SHARE",
+			"CLAUDE_CODE", "EXTERNAL_SKILLS", "SESSION_INGEST", "CODEBASE_INDEXING", "PRESENCE"} {
+			e.Vars["KILO_DISABLE_"+k] = "1"
+		}
+		dir := filepath.Join(e.Home, ".config", "kilo")
+		e.editJSON(filepath.Join(dir, "kilo.json"), func(m map[string]any) {
+			m["$schema"] = "https://app.kilo.ai/config.json"
+			m["model"] = "e2efake/fake-model"
+			m["small_model"] = "e2efake/fake-model"
+			m["autoupdate"] = false
+			m["share"] = "disabled"
+			m["provider"] = map[string]any{"e2efake": map[string]any{
+				"npm":     "@ai-sdk/openai-compatible",
+				"name":    "e2e fake model",
+				"options": map[string]any{"baseURL": e.Model.URL() + "/v1", "apiKey": "sk-e2e-dummy"},
+				"models": map[string]any{"fake-model": map[string]any{
+					"name": "fake-model", "tool_call": true,
+					"limit": map[string]any{"context": 128000, "output": 4096},
+				}},
+			}}
+			m["permission"] = map[string]any{"bash": "allow", "edit": "allow", "webfetch": "deny",
+				"external_directory": "allow"}
+		})
+		// As OpenCode: Kilo npm-installs @kilocode/plugin into each config
+		// dir unless it finds it there; seed that state.
+		e.WriteFile(filepath.Join(dir, "package.json"), `{"dependencies":{"@kilocode/plugin":"7.7.9"}}`+"\n")
+		e.WriteFile(filepath.Join(dir, "package-lock.json"), `{"lockfileVersion":3,"packages":{"":{"dependencies":{"@kilocode/plugin":"7.7.9"}}}}`+"\n")
+		e.WriteFile(filepath.Join(dir, "node_modules", ".keep"), "")
+		e.Args = []string{"run", "--model", "e2efake/fake-model", Prompt}
+	},
+	addPlugin: func(e *Env, source string) {
+		e.WriteFile(filepath.Join(e.Home, ".config", "kilo", "plugin", "e2e.js"), source)
+	},
+	rewritePlugin: OpenCodeRewritePlugin,
+}
+
+// droidAgent is Factory Droid (the @factory/cli-linux-x64 binary; the
+// @factory/cli wrapper's platform build is missing from the registry): a
+// BYOK custom model speaking OpenAI Chat Completions in
+// ~/.factory/settings.json, `droid exec -m MODEL PROMPT` (default autonomy),
+// the shell tool Execute {command, summary, riskLevel, riskLevelReason}, and
+// hooks in ~/.factory/hooks.json (top-level keys are event names).
+var droidAgent = &Agent{
+	Name: "droid", Bin: "droid", Package: "@factory/cli-linux-x64",
+	setup: func(e *Env) {
+		e.editJSON(filepath.Join(e.Home, ".factory", "settings.json"), func(m map[string]any) {
+			m["customModels"] = []any{map[string]any{
+				"model": "fake-model", "displayName": "Fake", "baseUrl": e.Model.URL() + "/v1",
+				"apiKey": "sk-e2e-dummy", "provider": "generic-chat-completion-api", "maxOutputTokens": 4096,
+			}}
+		})
+		e.Args = []string{"exec", "-m", "fake-model", Prompt}
+	},
+	dialect: "droid",
+	addHook: func(e *Env, command string) {
+		e.editJSON(filepath.Join(e.Home, ".factory", "hooks.json"), func(m map[string]any) {
+			list, _ := m["PreToolUse"].([]any)
+			m["PreToolUse"] = append(list, map[string]any{"matcher": "Execute",
+				"hooks": []any{map[string]any{"type": "command", "command": command, "timeout": 30, "preserveRiskLevel": true}}})
+		})
+	},
 }
 
 // clineAgent is Cline CLI 3.x (npm cline, a Node wrapper around the Bun

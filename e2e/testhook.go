@@ -69,7 +69,7 @@ func testHookAnswer(dialect string, in []byte) []byte {
 	}
 	var out any
 	switch dialect {
-	case "claude", "codex":
+	case "claude", "codex", "droid":
 		args, _ := ev["tool_input"].(map[string]any)
 		cmd, ok := args["command"].(string)
 		if !ok {
