@@ -40,6 +40,8 @@ var Profiles = map[string]Profile{
 	"droid": {"droid", permission.Droid, false},
 	// Kilo Code CLI (the OpenCode plugin, `gotk rewrite --host kilo`).
 	"kilo": {"kilo", permission.Kilo, false},
+	// Crush (charmbracelet): its read-only list and its shell's block list.
+	"crush": {"crush", permission.Crush, false},
 }
 
 // Names lists the profiles' names, sorted.

@@ -101,6 +101,8 @@ func KnownSafe(h permission.Host) func(cmd string) bool {
 		return CodexKnownSafe
 	case permission.Droid:
 		return DroidKnownSafe
+	case permission.Crush:
+		return CrushSafe
 	}
 	return nil
 }

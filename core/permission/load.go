@@ -75,6 +75,8 @@ func Load(host Host, env Env) *Rules {
 		loadDroid(r, env)
 	case Kilo:
 		loadKilo(r, env)
+	case Crush:
+		loadCrush(r, env)
 	}
 	return r
 }
