@@ -37,6 +37,9 @@ type Agent struct {
 	allowWrites func(e *Env)
 	// timedOut is set once a run of the agent hit its timeout.
 	timedOut atomic.Bool
+	// onPath: the agent is not installed from npm; its Bin is looked up on
+	// PATH, and its tests skip without one.
+	onPath bool
 }
 
 // AllowWrites lets commands of the run create and change files in the
@@ -236,7 +239,39 @@ enabled = false
 }
 
 func init() {
-	Agents = append(Agents, clineAgent, droidAgent, kiloAgent)
+	Agents = append(Agents, clineAgent, droidAgent, kiloAgent, crushAgent)
+}
+
+// crushAgent is Crush (charmbracelet/crush). Its release binary cannot be
+// fetched here (npm's @charmland/crush downloads it from GitHub in a
+// postinstall; the Go proxy refuses the module), so its tests run only when
+// a crush binary is on PATH: an OpenAI-compatible provider in
+// ~/.config/crush/crush.json, `crush run --quiet PROMPT` (which approves
+// every permission of its session), the shell tool bash, and hooks in
+// crush.json hooks.PreToolUse.
+var crushAgent = &Agent{
+	Name: "crush", Bin: "crush", Package: "charmbracelet/crush", onPath: true,
+	setup: func(e *Env) {
+		e.Vars["CRUSH_DISABLE_PROVIDER_AUTO_UPDATE"] = "1"
+		e.editJSON(filepath.Join(e.Home, ".config", "crush", "crush.json"), func(m map[string]any) {
+			m["providers"] = map[string]any{"e2efake": map[string]any{
+				"type": "openai-compat", "base_url": e.Model.URL() + "/v1", "api_key": "sk-e2e-dummy",
+				"models": []any{map[string]any{"id": "fake-model", "name": "Fake", "context_window": 128000, "default_max_tokens": 4096}},
+			}}
+			m["models"] = map[string]any{
+				"large": map[string]any{"model": "fake-model", "provider": "e2efake"},
+				"small": map[string]any{"model": "fake-model", "provider": "e2efake"},
+			}
+			m["options"] = map[string]any{"disable_provider_auto_update": true, "disable_metrics": true}
+		})
+		e.Args = []string{"run", "--quiet", Prompt}
+	},
+	dialect: "crush",
+	addHook: func(e *Env, command string) {
+		e.editJSON(filepath.Join(e.Home, ".config", "crush", "crush.json"), func(m map[string]any) {
+			appendHook(m, "PreToolUse", map[string]any{"name": "e2e", "matcher": "^bash$", "command": command, "timeout": 30})
+		})
+	},
 }
 
 // kiloAgent is Kilo Code CLI (the @kilocode/cli-linux-x64 binary; the

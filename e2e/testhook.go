@@ -20,6 +20,7 @@ import (
 //	gemini         decision "allow" + hookSpecificOutput.tool_input
 //	copilot        permissionDecision "allow" + modifiedArgs
 //	cline          overrideInput, each of tool_call.input.commands rewritten
+//	crush          decision "allow" + updated_input (a patch)
 const testHookFlag = "-e2e-testhook"
 
 // RewritePrefix marks a command that the phase-1 test hooks rewrote.
@@ -112,6 +113,14 @@ func testHookAnswer(dialect string, in []byte) []byte {
 			"permissionDecisionReason": "e2e test hook rewrite",
 			"modifiedArgs":             args,
 		}
+	case "crush":
+		// Crush's own form: a decision and a shallow-merge patch.
+		args, _ := ev["tool_input"].(map[string]any)
+		cmd, ok := args["command"].(string)
+		if !ok {
+			return nil
+		}
+		out = map[string]any{"decision": "allow", "updated_input": map[string]any{"command": Rewritten(cmd)}}
 	case "cline":
 		// tool_call.input.commands is a list; overrideInput replaces the
 		// whole input.
