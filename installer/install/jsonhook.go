@@ -22,6 +22,7 @@ type jsonHookSpec struct {
 	cmdKey   string   // the handler member naming the program ("command", "bash")
 	bin      string   // basename of gotk's hook binary, which identifies the entry
 	rootKeys obj      // members the root must have (Cursor's "version")
+	group    obj      // members of gotk's group after its matcher (Droid's "commandRegex")
 }
 
 // jsonUndo records what an install inserted, so uninstall can put the
@@ -44,7 +45,7 @@ func (s *jsonHookSpec) entry() obj {
 	if s.matcher == "" {
 		return s.handler
 	}
-	return obj{{"matcher", s.matcher}, {"hooks", []any{s.handler}}}
+	return append(append(obj{{"matcher", s.matcher}}, s.group...), kv{"hooks", []any{s.handler}})
 }
 
 func (s *jsonHookSpec) eventPath() string { return strings.Join(s.event, ".") }
@@ -257,9 +258,31 @@ func (s *jsonHookSpec) update(src []byte, arr *jnode, ref hookRef) ([]byte, erro
 			if want := quote(s.matcher); string(src[m.val.start:m.val.end]) != want {
 				ss = append(ss, splice{m.val.start, m.val.end, want})
 			}
+			for _, f := range s.group {
+				if m := g.get(f.k); m != nil {
+					if want := render(f.v, "", "", "", true); string(src[m.val.start:m.val.end]) != want {
+						ss = append(ss, splice{m.val.start, m.val.end, want})
+					}
+				}
+			}
 		}
 	}
 	src = applySplices(src, ss)
+	if ref.hook >= 0 {
+		for _, f := range s.group {
+			root, err := loadRoot(src)
+			if err != nil {
+				return nil, err
+			}
+			arr, _ := walk(src, root, s.event, jArray)
+			g := arr.members[ref.elem].val
+			if g.get(f.k) != nil || len(g.get("hooks").val.members) != 1 {
+				continue
+			}
+			ins, _ := insertInto(src, g, st, f.k, f.v)
+			src = applySplices(src, ins)
+		}
+	}
 	for _, f := range missing {
 		root, err := loadRoot(src)
 		if err != nil {
