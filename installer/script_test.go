@@ -28,7 +28,8 @@ func TestMain(m *testing.M) {
 
 // hookBins are the binaries gotk-install names in hook entries; the
 // scenarios get stand-ins in $BIN that answer with the agent's no-op.
-var hookBins = []string{"gotk", "gotk-hook-claude", "gotk-hook-cursor", "gotk-hook-copilot", "gotk-hook-gemini", "gotk-hook-vibe", "gotk-hook-codex"}
+var hookBins = []string{"gotk", "gotk-hook-claude", "gotk-hook-cursor", "gotk-hook-copilot", "gotk-hook-gemini", "gotk-hook-vibe", "gotk-hook-codex",
+	"gotk-hook-cline", "gotk-hook-droid", "gotk-hook-crush"}
 
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
@@ -42,7 +43,9 @@ func TestScripts(t *testing.T) {
 				}
 			}
 			for _, b := range hookBins {
-				if err := os.WriteFile(filepath.Join(bin, b), []byte("#!/bin/sh\ncat >/dev/null\n"), 0o755); err != nil {
+				// gotk-hook-droid also answers --command-regex.
+				stub := "#!/bin/sh\n[ \"$1\" = --command-regex ] && { printf '%s\\n' '\\b(git|go)\\b'; exit 0; }\ncat >/dev/null\n"
+				if err := os.WriteFile(filepath.Join(bin, b), []byte(stub), 0o755); err != nil {
 					return err
 				}
 			}

@@ -125,6 +125,14 @@ var probes = map[string]probe{
 		return map[string]any{"session_id": "gotk-verify", "cwd": cwd, "hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
 			"tool_input": map[string]any{"command": "git status"}}
 	}, oneOf("decision", "allow", "deny", "block", "ask", "approve")},
+	"droid": {func(cwd string) any {
+		return map[string]any{"session_id": "gotk-verify", "cwd": cwd, "permission_mode": "auto-low", "hook_event_name": "PreToolUse",
+			"tool_name": "Execute", "tool_input": map[string]any{"command": "git status", "riskLevel": "low", "riskLevelReason": "gotk verify probe", "summary": "gotk verify probe"}}
+	}, hookSpecific("PreToolUse")},
+	"crush": {func(cwd string) any {
+		return map[string]any{"event": "PreToolUse", "session_id": "gotk-verify", "cwd": cwd, "tool_name": "bash",
+			"tool_input": map[string]any{"command": "git status", "description": "gotk verify probe"}}
+	}, oneOf("decision", "allow", "deny")},
 	"vibe": {func(cwd string) any {
 		return map[string]any{"session_id": "gotk-verify", "cwd": cwd, "hook_event_name": "pre_tool", "tool_name": "bash", "tool_call_id": "gotk-verify",
 			"tool_input": map[string]any{"command": "git status", "timeout": nil}}
@@ -300,7 +308,8 @@ func Doctor(w io.Writer, env Env) int {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "binaries:")
 	gotk := ""
-	names := []string{"gotk", "gotk-install", "gotk-hook-claude", "gotk-hook-cursor", "gotk-hook-copilot", "gotk-hook-gemini", "gotk-hook-vibe", "gotk-hook-codex"}
+	names := []string{"gotk", "gotk-install", "gotk-hook-claude", "gotk-hook-cursor", "gotk-hook-copilot", "gotk-hook-gemini", "gotk-hook-vibe", "gotk-hook-codex",
+		"gotk-hook-cline", "gotk-hook-droid", "gotk-hook-crush"}
 	for _, n := range names {
 		p, err := env.LookPath(n)
 		if err != nil {

@@ -1,10 +1,13 @@
 package install
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/gotk-dev/gotk/installer/assets"
 )
@@ -200,16 +203,93 @@ func Agents() []*Agent {
 			},
 		},
 		{
-			Name: "cline", Scopes: []Scope{Project},
-			Dirs:     func(e *Env) []string { return []string{filepath.Join(e.Cwd, ".clinerules")} },
+			// Cline CLI 3.x runs the executable file named after the event:
+			// a one-line script that runs gotk-hook-cline. --project keeps
+			// the rules text option (.clinerules) for the Cline extension.
+			Name: "cline", Scopes: []Scope{Global, Project}, HookBin: "gotk-hook-cline",
+			Dirs:     func(e *Env) []string { return []string{clineDir(e), filepath.Join(e.Cwd, ".clinerules")} },
 			Programs: []string{"cline"},
-			Parts: func(e *Env, s Scope, _ string) []part {
+			Parts: func(e *Env, s Scope, hook string) []part {
+				if s == Global {
+					content := "#!/bin/sh\n# gotk-install: Cline runs this file before each tool call; gotk-hook-cline answers.\nexec " + hook + "\n"
+					return []part{{kind: "file", file: filepath.Join(clineDir(e), "hooks", "PreToolUse"), content: []byte(content), what: "PreToolUse hook file"}}
+				}
 				f := filepath.Join(e.Cwd, ".clinerules")
 				if fi, err := os.Stat(f); err == nil && fi.IsDir() {
 					// .clinerules may be a folder of rule files.
 					return []part{{kind: "file", file: filepath.Join(f, "gotk.md"), content: []byte(rules()), what: "rules file"}}
 				}
 				return []part{{kind: "block", file: f, mk: mdMarkers, body: rules(), what: "gotk rules block"}}
+			},
+			Notes: func(e *Env, s Scope) []string {
+				if s != Global {
+					return nil
+				}
+				return []string{"Cline runs its sessions (and their hooks) in a background hub (cline --cline-hub-daemon) that keeps the environment it was started with: if gotk is not on that PATH, stop the hub once (cline hub stop) after installing."}
+			},
+		},
+		{
+			// Factory Droid: hooks.json keyed by event; commandRegex so that
+			// Droid calls the hook only for commands naming a program gotk
+			// may rewrite (gotk-hook-droid --command-regex).
+			Name: "droid", Scopes: []Scope{Global, Project}, HookBin: "gotk-hook-droid",
+			Dirs:     func(e *Env) []string { return []string{droidDir(e)} },
+			Programs: []string{"droid"},
+			Parts: func(e *Env, s Scope, hook string) []part {
+				dir := droidDir(e)
+				if s == Project {
+					dir = filepath.Join(e.Cwd, ".factory")
+				}
+				spec := &jsonHookSpec{
+					event: []string{"PreToolUse"}, matcher: "Execute", tool: "Execute", cmdKey: "command", bin: "gotk-hook-droid",
+					handler: obj{{"type", "command"}, {"command", hook}, {"timeout", 10}, {"preserveRiskLevel", true}},
+				}
+				if re := commandRegex(hook); re != "" {
+					spec.group = obj{{"commandRegex", re}}
+				}
+				f := filepath.Join(dir, "hooks.json")
+				if droidHooksInSettings(dir) {
+					// Without a hooks.json Droid reads settings.json's hooks:
+					// a new hooks.json would hide them.
+					f = filepath.Join(dir, "settings.json")
+					spec.event = []string{"hooks", "PreToolUse"}
+				}
+				return []part{{kind: "json-hook", file: f, what: "PreToolUse hook", hook: spec}}
+			},
+		},
+		{
+			// Kilo Code CLI, an OpenCode fork: the OpenCode plugin, which asks
+			// gotk as host kilo when it runs in Kilo.
+			Name: "kilo", Scopes: []Scope{Global, Project},
+			Dirs:     func(e *Env) []string { return []string{filepath.Join(e.configHome(), "kilo")} },
+			Programs: []string{"kilo"},
+			Parts: func(e *Env, s Scope, _ string) []part {
+				dir := filepath.Join(e.configHome(), "kilo", "plugin")
+				if s == Project {
+					dir = filepath.Join(e.Cwd, ".kilo", "plugin")
+				}
+				return []part{{kind: "file", file: filepath.Join(dir, "gotk.ts"), content: assets.Must("opencode/gotk.ts"), what: "plugin"}}
+			},
+		},
+		{
+			// Crush: hooks.PreToolUse entries carry their own matcher.
+			Name: "crush", Scopes: []Scope{Global, Project}, HookBin: "gotk-hook-crush",
+			Dirs:     func(e *Env) []string { return []string{filepath.Dir(crushConfig(e))} },
+			Programs: []string{"crush"},
+			Parts: func(e *Env, s Scope, hook string) []part {
+				f := crushConfig(e)
+				if s == Project {
+					f = filepath.Join(e.Cwd, "crush.json")
+					if _, err := os.Stat(f); err != nil {
+						if _, err := os.Stat(filepath.Join(e.Cwd, ".crush.json")); err == nil {
+							f = filepath.Join(e.Cwd, ".crush.json")
+						}
+					}
+				}
+				return []part{{kind: "json-hook", file: f, what: "PreToolUse hook", hook: &jsonHookSpec{
+					event: []string{"hooks", "PreToolUse"}, tool: "bash", cmdKey: "command", bin: "gotk-hook-crush",
+					handler: obj{{"name", "gotk"}, {"matcher", "^bash$"}, {"command", hook}, {"timeout", 10}},
+				}}}
 			},
 		},
 		{
@@ -273,6 +353,57 @@ func copilotDir(e *Env) string { return e.dirFrom("COPILOT_HOME", ".copilot") }
 func codexDir(e *Env) string   { return e.dirFrom("CODEX_HOME", ".codex") }
 func vibeDir(e *Env) string    { return e.dirFrom("VIBE_HOME", ".vibe") }
 func piDir(e *Env) string      { return e.dirFrom("PI_CODING_AGENT_DIR", ".pi", "agent") }
+func clineDir(e *Env) string   { return e.dirFrom("CLINE_DIR", ".cline") }
+
+// droidDir: FACTORY_HOME_OVERRIDE replaces the home directory.
+func droidDir(e *Env) string {
+	if h := e.Getenv("FACTORY_HOME_OVERRIDE"); h != "" {
+		return filepath.Join(filepath.Clean(h), ".factory")
+	}
+	return filepath.Join(e.Home, ".factory")
+}
+
+// droidHooksInSettings: dir has no hooks.json and its settings.json has a
+// "hooks" member.
+func droidHooksInSettings(dir string) bool {
+	if _, err := os.Stat(filepath.Join(dir, "hooks.json")); err == nil {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "settings.json"))
+	if err != nil {
+		return false
+	}
+	root, err := loadRoot(b)
+	return err == nil && root != nil && root.get("hooks") != nil
+}
+
+// crushConfig is Crush's global crush.json ($CRUSH_GLOBAL_CONFIG names its
+// folder).
+func crushConfig(e *Env) string {
+	if d := e.Getenv("CRUSH_GLOBAL_CONFIG"); d != "" {
+		return filepath.Join(d, "crush.json")
+	}
+	return filepath.Join(e.configHome(), "crush", "crush.json")
+}
+
+// commandRegex asks a hook binary (a path as hook entries write it) for
+// its --command-regex; "" when it has none or does not answer.
+func commandRegex(hook string) string {
+	if hook == "" {
+		return ""
+	}
+	bin := hook
+	if strings.HasPrefix(bin, "'") {
+		bin = strings.ReplaceAll(strings.Trim(bin, "'"), `'\''`, "'")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "--command-regex").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
 
 // geminiDir: GEMINI_CLI_HOME replaces the home directory, not ~/.gemini
 // (gemini-cli packages/core/src/utils/paths.ts homedir()).
