@@ -40,6 +40,9 @@ type Agent struct {
 	// onPath: the agent is not installed from npm; its Bin is looked up on
 	// PATH, and its tests skip without one.
 	onPath bool
+	// decodeResult turns the agent's tool result into the text the shell
+	// tool printed, where the agent wraps it (nil: as is).
+	decodeResult func(string) string
 }
 
 // AllowWrites lets commands of the run create and change files in the
@@ -368,7 +371,8 @@ var clineAgent = &Agent{
 		})
 		e.Args = []string{Prompt}
 	},
-	dialect: "cline",
+	dialect:      "cline",
+	decodeResult: clineResult,
 	addHook: func(e *Env, command string) {
 		p := filepath.Join(e.Home, ".cline", "hooks", "PreToolUse")
 		e.WriteFile(p, "#!/bin/sh\nexec "+command+"\n")
@@ -376,6 +380,31 @@ var clineAgent = &Agent{
 			e.T.Fatal(err)
 		}
 	},
+}
+
+// clineResult unwraps Cline's run_commands result, a JSON list of
+// {query, result, error, success} (or one {error}), into its output.
+func clineResult(s string) string {
+	var list []struct{ Result, Error string }
+	if json.Unmarshal([]byte(s), &list) != nil {
+		var one struct{ Error string }
+		if json.Unmarshal([]byte(s), &one) != nil || one.Error == "" {
+			return s
+		}
+		return one.Error
+	}
+	var out []string
+	for _, r := range list {
+		t := r.Result
+		if r.Error != "" {
+			if t != "" && !strings.HasSuffix(t, "\n") {
+				t += "\n"
+			}
+			t += r.Error
+		}
+		out = append(out, t)
+	}
+	return strings.Join(out, "\n")
 }
 
 // SelectedAgents is Agents, limited by GOTK_E2E_AGENTS when set.

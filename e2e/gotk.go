@@ -92,6 +92,9 @@ func (e *Env) runInstaller(installer string, args []string) string {
 	return out.String()
 }
 
+// cwdTag is Crush's note of the working directory after a command.
+var cwdTag = regexp.MustCompile(`<cwd>[^<]*</cwd>`)
+
 // volatile matches the parts of tool results that change from run to run.
 var volatile = regexp.MustCompile(`(Chunk ID: )\S+|(Wall time: )[0-9.]+ seconds|(Process Group PGID: )\d+`)
 
@@ -99,6 +102,7 @@ var volatile = regexp.MustCompile(`(Chunk ID: )\S+|(Wall time: )[0-9.]+ seconds|
 // ID and wall time, Gemini CLI's process group), so that two runs of the
 // same command compare equal.
 func Normalize(s string) string {
+	s = cwdTag.ReplaceAllString(s, "<cwd>X</cwd>") // Crush names the run's project
 	return volatile.ReplaceAllStringFunc(s, func(m string) string {
 		if i := strings.Index(m, ": "); i >= 0 {
 			return m[:i+2] + "X"

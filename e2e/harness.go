@@ -326,6 +326,11 @@ func (e *Env) Run() *Result {
 		Duration:    time.Since(start),
 		ToolResults: e.Model.ToolResults(),
 	}
+	if dec := e.Agent.decodeResult; dec != nil {
+		for i := range res.ToolResults {
+			res.ToolResults[i].Text = dec(res.ToolResults[i].Text)
+		}
+	}
 	e.T.Logf("%s ran in %.1fs (exit: %v), %d model requests, %d tool results",
 		e.Agent.Name, res.Duration.Seconds(), res.Err, len(e.Model.Requests()), len(res.ToolResults))
 	if testing.Verbose() {
