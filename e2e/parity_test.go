@@ -28,13 +28,14 @@ func TestHookRewriteParity(t *testing.T) {
 		t.Skip("needs the repo's go.work to build the binaries")
 	}
 	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", bin, "./runner", "./agents/claude", "./agents/cursor", "./agents/gemini", "./agents/codex", "./agents/vibe", "./agents/copilot")
+	build := exec.Command("go", "build", "-o", bin, "./runner", "./agents/claude", "./agents/cursor", "./agents/gemini", "./agents/codex", "./agents/vibe", "./agents/copilot",
+		"./agents/cline", "./agents/droid", "./agents/crush")
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	os.Rename(filepath.Join(bin, "runner"), filepath.Join(bin, "gotk"))
-	for _, a := range []string{"claude", "cursor", "gemini", "codex", "vibe", "copilot"} {
+	for _, a := range []string{"claude", "cursor", "gemini", "codex", "vibe", "copilot", "cline", "droid", "crush"} {
 		os.Rename(filepath.Join(bin, a), filepath.Join(bin, "gotk-hook-"+a))
 	}
 
@@ -102,6 +103,20 @@ func TestHookRewriteParity(t *testing.T) {
 		{"copilot", "cli-allow-all", func(c string) string {
 			return `{"toolName":"bash","toolArgs":` + js(`{"command":`+js(c)+`}`) + `}`
 		}, "", []string{filepath.Join(home, "wrap", "copilot"), "--allow-all-tools"}, nil},
+		{"cline", "default", func(c string) string {
+			return `{"hookName":"tool_call","tool_call":{"name":"run_commands","input":{"commands":[` + js(c) + `]}}}`
+		}, "", nil, nil},
+		// Droid: a risk level within the autonomy is what --mode
+		// bypassPermissions stands for; off (or above) is no mode.
+		{"droid", "off", func(c string) string {
+			return `{"tool_name":"Execute","permission_mode":"off","tool_input":{"command":` + js(c) + `,"riskLevel":"low"}}`
+		}, "", nil, pd},
+		{"droid", "risk-within", func(c string) string {
+			return `{"tool_name":"Execute","permission_mode":"auto-medium","tool_input":{"command":` + js(c) + `,"riskLevel":"medium"}}`
+		}, "bypassPermissions", nil, pd},
+		{"crush", "default", func(c string) string {
+			return `{"event":"PreToolUse","tool_name":"bash","tool_input":{"command":` + js(c) + `}}`
+		}, "", nil, func(a map[string]any) (bool, bool) { return a["decision"] == "allow", true }},
 	}
 
 	cmds := sample(t, filepath.Join(root, "core", "decision", "testdata", "commands.jsonl"), 90)
@@ -191,7 +206,11 @@ func findCommand(v any) string {
 		if c, ok := x["command"].(string); ok {
 			return c
 		}
-		for _, k := range []string{"hookSpecificOutput", "hook_specific_output", "updatedInput", "updated_input", "tool_input", "modifiedArgs"} {
+		if l, ok := x["commands"].([]any); ok && len(l) == 1 {
+			c, _ := l[0].(string)
+			return c // Cline's run_commands
+		}
+		for _, k := range []string{"hookSpecificOutput", "hook_specific_output", "updatedInput", "updated_input", "tool_input", "modifiedArgs", "overrideInput"} {
 			if c := findCommand(x[k]); c != "" {
 				return c
 			}
