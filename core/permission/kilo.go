@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Kilo is Kilo Code CLI's host name (an OpenCode fork; gotk's OpenCode
@@ -278,12 +279,22 @@ var (
 // kiloMatch is Kilo's wildcard: * any text, ? one character, a trailing
 // " *" also matches nothing, backslashes are slashes, the whole text.
 func kiloMatch(text, pattern string) bool {
-	text = strings.ReplaceAll(text, `\`, "/")
-	p := kiloSpecial.ReplaceAllStringFunc(strings.ReplaceAll(pattern, `\`, "/"), func(s string) string { return `\` + s })
-	p = strings.ReplaceAll(strings.ReplaceAll(p, "*", ".*"), "?", ".")
-	if strings.HasSuffix(p, " .*") {
-		p = strings.TrimSuffix(p, " .*") + "( .*)?"
+	re, ok := kiloCompiled.Load(pattern)
+	if !ok {
+		p := kiloSpecial.ReplaceAllStringFunc(strings.ReplaceAll(pattern, `\`, "/"), func(s string) string { return `\` + s })
+		p = strings.ReplaceAll(strings.ReplaceAll(p, "*", ".*"), "?", ".")
+		if strings.HasSuffix(p, " .*") {
+			p = strings.TrimSuffix(p, " .*") + "( .*)?"
+		}
+		c, err := regexp.Compile("(?s)^" + p + "$")
+		if err != nil {
+			c = nil
+		}
+		re, _ = kiloCompiled.LoadOrStore(pattern, c)
 	}
-	re, err := regexp.Compile("(?s)^" + p + "$")
-	return err == nil && re.MatchString(text)
+	c, _ := re.(*regexp.Regexp)
+	return c != nil && c.MatchString(strings.ReplaceAll(text, `\`, "/"))
 }
+
+// kiloCompiled caches kiloMatch's expressions by pattern.
+var kiloCompiled sync.Map
