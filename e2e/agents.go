@@ -42,6 +42,12 @@ type Agent struct {
 	keepSessions func(e *Env)
 	// timedOut is set once a run of the agent hit its timeout.
 	timedOut atomic.Bool
+	// onPath: the agent is not installed from npm; its Bin is looked up on
+	// PATH, and its tests skip without one.
+	onPath bool
+	// decodeResult turns the agent's tool result into the text the shell
+	// tool printed, where the agent wraps it (nil: as is).
+	decodeResult func(string) string
 }
 
 // KeepSessions makes the run write its session transcript (gotk discover
@@ -249,6 +255,172 @@ enabled = false
 			e.Args = slices.DeleteFunc(e.Args, func(a string) bool { return a == "--no-session" })
 		},
 	},
+}
+
+func init() {
+	Agents = append(Agents, clineAgent, droidAgent, kiloAgent, crushAgent)
+}
+
+// crushAgent is Crush (charmbracelet/crush). Its release binary cannot be
+// fetched here (npm's @charmland/crush downloads it from GitHub in a
+// postinstall; the Go proxy refuses the module), so its tests run only when
+// a crush binary is on PATH: an OpenAI-compatible provider in
+// ~/.config/crush/crush.json, `crush run --quiet PROMPT` (which approves
+// every permission of its session), the shell tool bash, and hooks in
+// crush.json hooks.PreToolUse.
+var crushAgent = &Agent{
+	Name: "crush", Bin: "crush", Package: "charmbracelet/crush", onPath: true,
+	setup: func(e *Env) {
+		e.Vars["CRUSH_DISABLE_PROVIDER_AUTO_UPDATE"] = "1"
+		e.editJSON(filepath.Join(e.Home, ".config", "crush", "crush.json"), func(m map[string]any) {
+			m["providers"] = map[string]any{"e2efake": map[string]any{
+				"type": "openai-compat", "base_url": e.Model.URL() + "/v1", "api_key": "sk-e2e-dummy",
+				"models": []any{map[string]any{"id": "fake-model", "name": "Fake", "context_window": 128000, "default_max_tokens": 4096}},
+			}}
+			m["models"] = map[string]any{
+				"large": map[string]any{"model": "fake-model", "provider": "e2efake"},
+				"small": map[string]any{"model": "fake-model", "provider": "e2efake"},
+			}
+			m["options"] = map[string]any{"disable_provider_auto_update": true, "disable_metrics": true}
+		})
+		e.Args = []string{"run", "--quiet", Prompt}
+	},
+	dialect: "crush",
+	addHook: func(e *Env, command string) {
+		e.editJSON(filepath.Join(e.Home, ".config", "crush", "crush.json"), func(m map[string]any) {
+			appendHook(m, "PreToolUse", map[string]any{"name": "e2e", "matcher": "^bash$", "command": command, "timeout": 30})
+		})
+	},
+}
+
+// kiloAgent is Kilo Code CLI (the @kilocode/cli-linux-x64 binary; the
+// @kilocode/cli wrapper's platform build is missing from the registry), an
+// OpenCode fork: the same provider config in ~/.config/kilo/kilo.json,
+// KILO_* switches, `kilo run --model e2efake/fake-model PROMPT`, and
+// plugins in ~/.config/kilo/plugin/ (gotk's OpenCode plugin, unchanged).
+var kiloAgent = &Agent{
+	Name: "kilo", Bin: "kilo", Package: "@kilocode/cli-linux-x64",
+	setup: func(e *Env) {
+		for _, k := range []string{"MODELS_FETCH", "AUTOUPDATE", "LSP_DOWNLOAD", "DEFAULT_PLUGINS", "SHARE",
+			"CLAUDE_CODE", "EXTERNAL_SKILLS", "SESSION_INGEST", "CODEBASE_INDEXING", "PRESENCE"} {
+			e.Vars["KILO_DISABLE_"+k] = "1"
+		}
+		dir := filepath.Join(e.Home, ".config", "kilo")
+		e.editJSON(filepath.Join(dir, "kilo.json"), func(m map[string]any) {
+			m["$schema"] = "https://app.kilo.ai/config.json"
+			m["model"] = "e2efake/fake-model"
+			m["small_model"] = "e2efake/fake-model"
+			m["autoupdate"] = false
+			m["share"] = "disabled"
+			m["provider"] = map[string]any{"e2efake": map[string]any{
+				"npm":     "@ai-sdk/openai-compatible",
+				"name":    "e2e fake model",
+				"options": map[string]any{"baseURL": e.Model.URL() + "/v1", "apiKey": "sk-e2e-dummy"},
+				"models": map[string]any{"fake-model": map[string]any{
+					"name": "fake-model", "tool_call": true,
+					"limit": map[string]any{"context": 128000, "output": 4096},
+				}},
+			}}
+			m["permission"] = map[string]any{"bash": "allow", "edit": "allow", "webfetch": "deny",
+				"external_directory": "allow"}
+		})
+		// As OpenCode: Kilo npm-installs @kilocode/plugin into each config
+		// dir unless it finds it there; seed that state.
+		e.WriteFile(filepath.Join(dir, "package.json"), `{"dependencies":{"@kilocode/plugin":"7.7.9"}}`+"\n")
+		e.WriteFile(filepath.Join(dir, "package-lock.json"), `{"lockfileVersion":3,"packages":{"":{"dependencies":{"@kilocode/plugin":"7.7.9"}}}}`+"\n")
+		e.WriteFile(filepath.Join(dir, "node_modules", ".keep"), "")
+		e.Args = []string{"run", "--model", "e2efake/fake-model", Prompt}
+	},
+	addPlugin: func(e *Env, source string) {
+		e.WriteFile(filepath.Join(e.Home, ".config", "kilo", "plugin", "e2e.js"), source)
+	},
+	rewritePlugin: OpenCodeRewritePlugin,
+}
+
+// droidAgent is Factory Droid (the @factory/cli-linux-x64 binary; the
+// @factory/cli wrapper's platform build is missing from the registry): a
+// BYOK custom model speaking OpenAI Chat Completions in
+// ~/.factory/settings.json, `droid exec -m MODEL PROMPT` (default autonomy),
+// the shell tool Execute {command, summary, riskLevel, riskLevelReason}, and
+// hooks in ~/.factory/hooks.json (top-level keys are event names).
+var droidAgent = &Agent{
+	Name: "droid", Bin: "droid", Package: "@factory/cli-linux-x64",
+	setup: func(e *Env) {
+		e.editJSON(filepath.Join(e.Home, ".factory", "settings.json"), func(m map[string]any) {
+			m["customModels"] = []any{map[string]any{
+				"model": "fake-model", "displayName": "Fake", "baseUrl": e.Model.URL() + "/v1",
+				"apiKey": "sk-e2e-dummy", "provider": "generic-chat-completion-api", "maxOutputTokens": 4096,
+			}}
+		})
+		e.Args = []string{"exec", "-m", "fake-model", Prompt}
+	},
+	dialect: "droid",
+	addHook: func(e *Env, command string) {
+		e.editJSON(filepath.Join(e.Home, ".factory", "hooks.json"), func(m map[string]any) {
+			list, _ := m["PreToolUse"].([]any)
+			m["PreToolUse"] = append(list, map[string]any{"matcher": "Execute",
+				"hooks": []any{map[string]any{"type": "command", "command": command, "timeout": 30, "preserveRiskLevel": true}}})
+		})
+	},
+}
+
+// clineAgent is Cline CLI 3.x (npm cline, a Node wrapper around the Bun
+// binary of @cline/cli-<platform>): an OpenAI-compatible provider written
+// as `cline auth -p openai-compatible -b URL -k KEY -m MODEL` writes it,
+// `cline PROMPT` (act mode, tools auto-approved), the shell tool
+// run_commands {"commands":[…]}, and hooks as executable files named after
+// the event in ~/.cline/hooks/.
+var clineAgent = &Agent{
+	Name: "cline", Bin: "cline", Package: "cline",
+	setup: func(e *Env) {
+		e.editJSON(filepath.Join(e.Home, ".cline", "data", "settings", "providers.json"), func(m map[string]any) {
+			m["version"] = 1
+			m["lastUsedProvider"] = "openai-compatible"
+			m["modes"] = map[string]any{}
+			m["providers"] = map[string]any{"openai-compatible": map[string]any{
+				"settings": map[string]any{"provider": "openai-compatible", "apiKey": "sk-e2e-dummy",
+					"model": "fake-model", "baseUrl": e.Model.URL() + "/v1"},
+				// Without updatedAt Cline drops the entry and falls back to its
+				// own provider (api.cline.bot).
+				"tokenSource": "manual", "updatedAt": "2026-01-01T00:00:00.000Z",
+			}}
+		})
+		e.Args = []string{Prompt}
+	},
+	dialect:      "cline",
+	decodeResult: clineResult,
+	addHook: func(e *Env, command string) {
+		p := filepath.Join(e.Home, ".cline", "hooks", "PreToolUse")
+		e.WriteFile(p, "#!/bin/sh\nexec "+command+"\n")
+		if err := os.Chmod(p, 0o755); err != nil {
+			e.T.Fatal(err)
+		}
+	},
+}
+
+// clineResult unwraps Cline's run_commands result, a JSON list of
+// {query, result, error, success} (or one {error}), into its output.
+func clineResult(s string) string {
+	var list []struct{ Result, Error string }
+	if json.Unmarshal([]byte(s), &list) != nil {
+		var one struct{ Error string }
+		if json.Unmarshal([]byte(s), &one) != nil || one.Error == "" {
+			return s
+		}
+		return one.Error
+	}
+	var out []string
+	for _, r := range list {
+		t := r.Result
+		if r.Error != "" {
+			if t != "" && !strings.HasSuffix(t, "\n") {
+				t += "\n"
+			}
+			t += r.Error
+		}
+		out = append(out, t)
+	}
+	return strings.Join(out, "\n")
 }
 
 // SelectedAgents is Agents, limited by GOTK_E2E_AGENTS when set.

@@ -54,3 +54,16 @@ func TestRewriteHook(t *testing.T) {
 		})
 	}
 }
+
+func TestClineResult(t *testing.T) {
+	for in, want := range map[string]string{
+		`[{"query":"git status","result":"On branch main\n\"x\"\n","success":true}]`:                             "On branch main\n\"x\"\n",
+		`[{"query":"a","result":"1\n","success":true},{"query":"b","result":"","error":"boom","success":false}]`: "1\n\nboom",
+		`{"error":"Command not executed: blocked in plan mode"}`:                                                 "Command not executed: blocked in plan mode",
+		`plain text`: "plain text",
+	} {
+		if got := clineResult(in); got != want {
+			t.Errorf("%s:\n got %q\nwant %q", in, got, want)
+		}
+	}
+}

@@ -57,6 +57,9 @@ var (
 // agent's PATH.
 func (e *Env) InstallGotk(bin string) string {
 	e.T.Helper()
+	if installPending[e.Agent.Name] {
+		e.T.Skipf("gotk-install cannot add gotk to %s yet: its installer part was written against the installer before its rewrite and is not merged; the hook and its phase-1 tests are", e.Agent.Name)
+	}
 	installer := filepath.Join(bin, "gotk-install")
 	installerHelpOnce.Do(func() {
 		out, _ := exec.Command(installer, "--help").CombinedOutput()
@@ -74,6 +77,10 @@ func (e *Env) InstallGotk(bin string) string {
 	e.ExtraPath = append([]string{bin}, e.ExtraPath...)
 	return e.runInstaller(installer, args)
 }
+
+// installPending are the agents whose hook or plugin gotk-install cannot add
+// yet (issue 18: the hooks landed, their installer entries did not).
+var installPending = map[string]bool{"cline": true, "droid": true, "kilo": true, "crush": true}
 
 // runInstaller runs gotk-install in the project with the run's
 // environment; a failure ends the test with its output.
@@ -115,6 +122,9 @@ func (e *Env) Verify(bin string) (string, int) {
 	return string(out), 0
 }
 
+// cwdTag is Crush's note of the working directory after a command.
+var cwdTag = regexp.MustCompile(`<cwd>[^<]*</cwd>`)
+
 // volatile matches the parts of tool results that change from run to run.
 var volatile = regexp.MustCompile(`(Chunk ID: )\S+|(Wall time: )[0-9.]+ seconds|(Process Group PGID: )\d+`)
 
@@ -122,6 +132,7 @@ var volatile = regexp.MustCompile(`(Chunk ID: )\S+|(Wall time: )[0-9.]+ seconds|
 // ID and wall time, Gemini CLI's process group), so that two runs of the
 // same command compare equal.
 func Normalize(s string) string {
+	s = cwdTag.ReplaceAllString(s, "<cwd>X</cwd>") // Crush names the run's project
 	return volatile.ReplaceAllStringFunc(s, func(m string) string {
 		if i := strings.Index(m, ": "); i >= 0 {
 			return m[:i+2] + "X"

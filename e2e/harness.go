@@ -139,6 +139,7 @@ type Env struct {
 	// temporary directory goes away with the run.
 	Tmp    string
 	marker string
+	exe    string // the agent's executable
 }
 
 // NewEnv prepares a run of agent a with the scripted model s: a temporary
@@ -149,11 +150,22 @@ func NewEnv(t testing.TB, a *Agent, s fakemodel.Script) *Env {
 	t.Helper()
 	RequireEnabled(t)
 	bin, err := AgentsBinDir()
-	if err != nil {
+	exe := filepath.Join(bin, a.Bin)
+	switch {
+	case a.onPath:
+		// Not from npm: the user's own build on PATH, or skip.
+		if exe, err = exec.LookPath(a.Bin); err != nil {
+			t.Skipf("%s: no %s on PATH (%s cannot be installed here); put a %s binary on PATH to run it", a.Name, a.Bin, a.Package, a.Bin)
+		}
+		if bin == "" || err != nil {
+			bin = filepath.Dir(exe)
+		}
+	case err != nil:
 		t.Skipf("%s: %v", a.Name, err)
-	}
-	if _, err := os.Stat(filepath.Join(bin, a.Bin)); err != nil {
-		t.Skipf("%s: %s (npm %s) is not installed in %s; run e2e/install-agents.sh", a.Name, a.Bin, a.Package, bin)
+	default:
+		if _, err := os.Stat(exe); err != nil {
+			t.Skipf("%s: %s (npm %s) is not installed in %s; run e2e/install-agents.sh", a.Name, a.Bin, a.Package, bin)
+		}
 	}
 	if a.timedOut.Load() {
 		// One hung agent must not eat the whole suite's time budget.
@@ -165,7 +177,7 @@ func NewEnv(t testing.TB, a *Agent, s fakemodel.Script) *Env {
 		t.Logf("keeping run files in %s", root)
 	}
 	e := &Env{
-		T: t, Agent: a, BinDir: bin,
+		T: t, Agent: a, BinDir: bin, exe: exe,
 		Home:    filepath.Join(root, "home"),
 		Project: filepath.Join(root, "project"),
 		HookLog: filepath.Join(root, "hook-stdin.jsonl"),
@@ -288,7 +300,7 @@ func (e *Env) Run() *Result {
 	defer cancel()
 
 	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, filepath.Join(e.BinDir, e.Agent.Bin), e.Args...)
+	cmd := exec.CommandContext(ctx, e.exe, e.Args...)
 	cmd.Dir = e.Project
 	cmd.Env = e.environ()
 	cmd.Stdin = nil // /dev/null: nothing to answer a prompt with
@@ -313,6 +325,11 @@ func (e *Env) Run() *Result {
 		Stdout: stdout.String(), Stderr: stderr.String(), Err: err,
 		Duration:    time.Since(start),
 		ToolResults: e.Model.ToolResults(),
+	}
+	if dec := e.Agent.decodeResult; dec != nil {
+		for i := range res.ToolResults {
+			res.ToolResults[i].Text = dec(res.ToolResults[i].Text)
+		}
 	}
 	e.T.Logf("%s ran in %.1fs (exit: %v), %d model requests, %d tool results",
 		e.Agent.Name, res.Duration.Seconds(), res.Err, len(e.Model.Requests()), len(res.ToolResults))

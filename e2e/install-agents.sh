@@ -60,8 +60,16 @@ if ! timeout 1200 npm ci --prefix "$tmp" --no-audit --no-fund --loglevel=error \
 	die "npm ci failed (full log was $tmp/npm.log); nothing was installed"
 fi
 
+# Droid and Kilo ship as platform packages without a bin entry (their
+# wrappers' platform builds are missing from the registry): link them.
+for p in @factory/cli-linux-x64/bin/droid @kilocode/cli-linux-x64/bin/kilo; do
+	if [ -x "$tmp/node_modules/$p" ]; then
+		ln -sf "../$p" "$tmp/node_modules/.bin/$(basename "$p")"
+	fi
+done
+
 missing=""
-for b in claude gemini codex copilot opencode pi; do
+for b in claude gemini codex copilot opencode pi cline; do
 	[ -x "$tmp/node_modules/.bin/$b" ] || missing="$missing $b"
 done
 [ -z "$missing" ] || die "npm ci finished but these binaries are missing from node_modules/.bin:$missing"
@@ -71,7 +79,8 @@ mv "$tmp" "$dest"
 trap - EXIT
 date -u +%Y-%m-%dT%H:%M:%SZ >"$dest/.installed"
 echo "$prog: installed in $(( $(date +%s) - start ))s:"
-for b in claude gemini codex copilot opencode pi; do
+for b in claude gemini codex copilot opencode pi cline droid kilo; do
+	[ -e "$bin/$b" ] || continue
 	printf '  %-9s %s\n' "$b" "$(readlink -f "$bin/$b")"
 done
 echo "$bin"

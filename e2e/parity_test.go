@@ -31,7 +31,7 @@ func TestHookRewriteParity(t *testing.T) {
 	}
 	bin := t.TempDir()
 	build := exec.Command("go", "build", "-o", bin, "./runner/cmd/gotk")
-	for _, a := range []string{"claude", "cursor", "gemini", "codex", "vibe", "copilot"} {
+	for _, a := range []string{"claude", "cursor", "gemini", "codex", "vibe", "copilot", "cline", "droid", "crush"} {
 		build.Args = append(build.Args, "./agents/"+a+"/cmd/gotk-hook-"+a)
 	}
 	build.Dir = root
@@ -103,6 +103,20 @@ func TestHookRewriteParity(t *testing.T) {
 		{"copilot", "cli-allow-all", func(c string) string {
 			return `{"toolName":"bash","toolArgs":` + js(`{"command":`+js(c)+`}`) + `}`
 		}, "", []string{filepath.Join(home, "wrap", "copilot"), "--allow-all-tools"}, nil},
+		{"cline", "default", func(c string) string {
+			return `{"hookName":"tool_call","tool_call":{"name":"run_commands","input":{"commands":[` + js(c) + `]}}}`
+		}, "", nil, nil},
+		// Droid: a risk level within the autonomy is what --mode
+		// bypassPermissions stands for; off (or above) is no mode.
+		{"droid", "off", func(c string) string {
+			return `{"tool_name":"Execute","permission_mode":"off","tool_input":{"command":` + js(c) + `,"riskLevel":"low"}}`
+		}, "", nil, pd},
+		{"droid", "risk-within", func(c string) string {
+			return `{"tool_name":"Execute","permission_mode":"auto-medium","tool_input":{"command":` + js(c) + `,"riskLevel":"medium"}}`
+		}, "bypassPermissions", nil, pd},
+		{"crush", "default", func(c string) string {
+			return `{"event":"PreToolUse","tool_name":"bash","tool_input":{"command":` + js(c) + `}}`
+		}, "", nil, func(a map[string]any) (bool, bool) { return a["decision"] == "allow", true }},
 	}
 
 	cmds := sample(t, filepath.Join(root, "core", "decision", "testdata", "commands.jsonl"), 90)

@@ -28,6 +28,8 @@ type permCase struct {
 	setup       func(e *Env)
 	calls       []permCall
 	skip        string
+	// args are more arguments of each call (Droid's riskLevel), by index.
+	args []map[string]any
 }
 
 // goModule makes the project a Go module, so that `go vet` and `go build`
@@ -255,7 +257,7 @@ func TestPermissionParity(t *testing.T) {
 				for _, k := range c.calls {
 					cmds = append(cmds, k.cmd)
 				}
-				script := fakemodel.Script{Commands: cmds}
+				script := fakemodel.Script{Commands: cmds, Args: c.args}
 				run := func(withGotk bool) *Result {
 					e := NewEnv(t, a, script)
 					if c.setup != nil {
@@ -268,7 +270,7 @@ func TestPermissionParity(t *testing.T) {
 				}
 				raw, got := run(false), run(true)
 				for i, k := range c.calls {
-					ro, go_ := Classify(a.Name, raw.ToolResult(i)), Classify(a.Name, got.ToolResult(i))
+					ro, go_ := classifyRun(a.Name, raw, i), classifyRun(a.Name, got, i)
 					t.Logf("%-16s %-48s without gotk: %-24s with gotk: %s", k.cmd, k.why, ro, go_)
 					t.Logf("  without: %q", tail(raw.ToolResult(i), 300))
 					t.Logf("  with:    %q", tail(got.ToolResult(i), 300))
@@ -277,7 +279,7 @@ func TestPermissionParity(t *testing.T) {
 					}
 					if go_ != ro {
 						t.Errorf("%s: PARITY: %q (%s): %s without gotk, %s with gotk", a.Name, k.cmd, k.why, ro, go_)
-					} else if ro == Refused && !approvalWording.MatchString(got.ToolResult(i)) {
+					} else if ro == Refused && !approvalWording.MatchString(refusalText(a.Name, got, i)) {
 						// Same outcome, but the model must still learn that
 						// the command did not run for want of approval.
 						t.Errorf("%s: MESSAGE: %q (%s) was refused with gotk, but the tool result %q does not say it needs approval (without gotk: %q)",
@@ -287,6 +289,27 @@ func TestPermissionParity(t *testing.T) {
 			})
 		}
 	}
+}
+
+// endedEarly names the agents that end the whole run instead of sending
+// back a refused call's result (droid exec: "Exec ended early: insufficient
+// permission to proceed"): the first call without a result is then Refused,
+// and the run's output is what says so.
+var endedEarly = map[string]*regexp.Regexp{"droid": regexp.MustCompile(`insufficient permission`)}
+
+func classifyRun(agent string, r *Result, i int) Outcome {
+	o := Classify(agent, r.ToolResult(i))
+	if re := endedEarly[agent]; o == Unknown && re != nil && i == len(r.ToolResults) && re.MatchString(r.Stderr+r.Stdout) {
+		return Refused
+	}
+	return o
+}
+
+func refusalText(agent string, r *Result, i int) string {
+	if endedEarly[agent] != nil && r.ToolResult(i) == "" {
+		return r.Stderr + r.Stdout
+	}
+	return r.ToolResult(i)
 }
 
 // approvalWording is what a refusal must say, in some words, so that the

@@ -19,6 +19,8 @@ import (
 //	claude, codex  hookSpecificOutput.updatedInput + permissionDecision "allow"
 //	gemini         decision "allow" + hookSpecificOutput.tool_input
 //	copilot        permissionDecision "allow" + modifiedArgs
+//	cline          overrideInput, each of tool_call.input.commands rewritten
+//	crush          decision "allow" + updated_input (a patch)
 const testHookFlag = "-e2e-testhook"
 
 // RewritePrefix marks a command that the phase-1 test hooks rewrote.
@@ -68,7 +70,7 @@ func testHookAnswer(dialect string, in []byte) []byte {
 	}
 	var out any
 	switch dialect {
-	case "claude", "codex":
+	case "claude", "codex", "droid":
 		args, _ := ev["tool_input"].(map[string]any)
 		cmd, ok := args["command"].(string)
 		if !ok {
@@ -111,6 +113,32 @@ func testHookAnswer(dialect string, in []byte) []byte {
 			"permissionDecisionReason": "e2e test hook rewrite",
 			"modifiedArgs":             args,
 		}
+	case "crush":
+		// Crush's own form: a decision and a shallow-merge patch.
+		args, _ := ev["tool_input"].(map[string]any)
+		cmd, ok := args["command"].(string)
+		if !ok {
+			return nil
+		}
+		out = map[string]any{"decision": "allow", "updated_input": map[string]any{"command": Rewritten(cmd)}}
+	case "cline":
+		// tool_call.input.commands is a list; overrideInput replaces the
+		// whole input.
+		if ev["hookName"] != "tool_call" {
+			return nil
+		}
+		call, _ := ev["tool_call"].(map[string]any)
+		args, _ := call["input"].(map[string]any)
+		list, ok := args["commands"].([]any)
+		if !ok {
+			return nil
+		}
+		for i, c := range list {
+			if s, ok := c.(string); ok {
+				list[i] = Rewritten(s)
+			}
+		}
+		out = map[string]any{"overrideInput": args}
 	default:
 		return nil
 	}

@@ -29,6 +29,13 @@ func TestTestHookAnswer(t *testing.T) {
 		{"copilot", // older builds send toolArgs as a JSON string
 			`{"toolName":"bash","toolArgs":"{\"command\":\"git status\"}"}`,
 			`{"permissionDecision":"allow","permissionDecisionReason":"e2e test hook rewrite","modifiedArgs":{"command":` + q(rw) + `}}`},
+		{"cline",
+			`{"hookName":"tool_call","tool_call":{"name":"run_commands","input":{"commands":["git status",{"command":"ls"}]}}}`,
+			`{"overrideInput":{"commands":[` + q(rw) + `,{"command":"ls"}]}}`},
+		{"cline", `{"hookName":"tool_result","tool_call":{"name":"run_commands","input":{"commands":["git status"]}}}`, ""},
+		{"crush",
+			`{"event":"PreToolUse","tool_name":"bash","tool_input":{"command":"git status","description":"d"}}`,
+			`{"decision":"allow","updated_input":{"command":` + q(rw) + `}}`},
 		{"claude", `{"tool_name":"Read","tool_input":{"file_path":"x"}}`, ""},
 		{"claude", `not json`, ""},
 		{"unknown", `{"tool_input":{"command":"ls"}}`, ""},

@@ -252,3 +252,20 @@ func TestQuotedDenyEveryHost(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenCodePlugin: OpenCode checks its rules on the rewritten command
+// and looks for cat as the program before a read outside the project, so
+// the plugin's host never rewrites cat, and steps aside where the user has
+// permission rules (found in Kilo, its fork, measured by the issue-18 work).
+func TestOpenCodePlugin(t *testing.T) {
+	home := t.TempDir()
+	e := &Engine{Host: permission.OpenCode, Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: home}}
+	run(t, e, Request{}, []tc{
+		{"git status", AskRewrite, "gotk git status"},
+		{"cat /etc/passwd", Passthrough, ""},
+		{"git status && cat x", Passthrough, ""},
+	})
+	os.WriteFile(filepath.Join(home, "opencode.json"), []byte(`{"permission":{"bash":"ask"}}`), 0o644)
+	e = &Engine{Host: permission.OpenCode, Env: e.Env}
+	run(t, e, Request{}, []tc{{"git status", Deny, ""}})
+}

@@ -28,9 +28,20 @@ var Profiles = map[string]Profile{
 	"copilot":  {"copilot", Copilot, false},
 	"codex":    {"codex", permission.Codex, false},
 	"vibe":     {"vibe", permission.Vibe, false},
-	"opencode": {"opencode", "opencode", false},
+	"opencode": {"opencode", permission.OpenCode, false},
 	"pi":       {"pi", "pi", false},
 	"hermes":   {"hermes", "hermes", false},
+	// Cline CLI approves per tool (its run_commands tool as a whole),
+	// whatever the command; its plan mode refuses commands that may change
+	// files (permission.Cline).
+	"cline": {"cline", permission.Cline, false},
+	// Factory Droid: rules in settings.json, the model's risk level
+	// against the session's autonomy (the hook's payload says both).
+	"droid": {"droid", permission.Droid, false},
+	// Kilo Code CLI (the OpenCode plugin, `gotk rewrite --host kilo`).
+	"kilo": {"kilo", permission.Kilo, false},
+	// Crush (charmbracelet): its read-only list and its shell's block list.
+	"crush": {"crush", permission.Crush, false},
 }
 
 // Names lists the profiles' names, sorted.

@@ -19,7 +19,8 @@ type Session struct {
 	// Mode is a permission mode set by a flag ("bypassPermissions" for
 	// --dangerously-skip-permissions), or "".
 	Mode string
-	// AllowAll: Copilot CLI's --allow-all-tools (or --allow-all, --yolo).
+	// AllowAll: Copilot CLI's --allow-all-tools (or --allow-all, --yolo),
+	// Droid's --skip-permissions-unsafe.
 	AllowAll bool
 }
 
@@ -33,6 +34,8 @@ func ReadSession(h permission.Host, p Procs, pid int) Session {
 		is, parse = isProgram("claude", "@anthropic-ai/claude-code"), parseClaude
 	case Copilot:
 		is, parse = isProgram("copilot", "@github/copilot"), parseCopilot
+	case permission.Droid:
+		is, parse = isProgram("droid", "@factory/cli"), parseDroid
 	default:
 		return Session{}
 	}
@@ -70,6 +73,19 @@ func AnswersOf(h permission.Host) Answers {
 		return Answers{AllowOnly: true}
 	case permission.Vibe:
 		return Answers{NoAsk: true}
+	case permission.Cline:
+		// Cline's plan-mode guard checks the REWRITTEN command (an ask rule
+		// of permission.Cline), where `gotk git commit` is no longer refused.
+		return Answers{NoAsk: true}
+	case permission.Kilo, permission.OpenCode:
+		// Kilo (and OpenCode, its origin) matches its rules on the REWRITTEN command, and a plugin
+		// cannot answer for it: no rewrite where any rule but a catch-all
+		// matches (permission.Kilo).
+		return Answers{NoAsk: true, KeepAllowed: true}
+	case permission.Droid:
+		// Droid checks its allow rules and its risk gate on the REWRITTEN
+		// command, unless a hook allows it: a rewrite is an allow or nothing.
+		return Answers{AllowOnly: true}
 	case permission.Gemini:
 		return Answers{KeepAllowed: true}
 	}
@@ -80,8 +96,13 @@ func AnswersOf(h permission.Host) Answers {
 // whatever its approval policy — Codex's is_known_safe_command — or nil.
 // It applies where no rule of the host matched.
 func KnownSafe(h permission.Host) func(cmd string) bool {
-	if h == permission.Codex {
+	switch h {
+	case permission.Codex:
 		return CodexKnownSafe
+	case permission.Droid:
+		return DroidKnownSafe
+	case permission.Crush:
+		return CrushSafe
 	}
 	return nil
 }
@@ -252,6 +273,24 @@ func parseCopilot(argv []string) Session {
 			s.AllowAll = true
 		case "--deny-tool", "--deny-url":
 			s.Rules.Deny = append(s.Rules.Deny, val)
+		}
+	}
+	return s
+}
+
+// parseDroid reads Factory Droid's --skip-permissions-unsafe (every
+// command runs without asking; its blocklist still applies) and --settings
+// (a runtime settings file whose rules permission.Droid reads).
+func parseDroid(argv []string) Session {
+	var s Session
+	v := flagValues(argv, map[string]string{"--settings": "settings"}, nil)
+	s.Rules.Settings = v["settings"]
+	for _, a := range argv[1:] {
+		if a == "--" {
+			break
+		}
+		if a == "--skip-permissions-unsafe" {
+			s.AllowAll = true
 		}
 	}
 	return s

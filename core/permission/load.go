@@ -69,6 +69,16 @@ func Load(host Host, env Env) *Rules {
 		loadVibe(r, env)
 	case Codex:
 		loadCodex(r, env)
+	case Cline:
+		loadCline(r, env)
+	case Droid:
+		loadDroid(r, env)
+	case Kilo:
+		loadKilo(r, env)
+	case Crush:
+		loadCrush(r, env)
+	case OpenCode:
+		loadOpenCode(r, env)
 	}
 	return r
 }

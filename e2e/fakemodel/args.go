@@ -6,7 +6,7 @@ import "strings"
 // guided by the tool's own schema: the command goes in "command" (or "cmd",
 // Codex's exec_command), as argv when the schema wants an array (Codex's
 // shell), "description" is filled when offered, and any other required
-// field gets a plausible value.
+// field gets a plausible value. Cline's run_commands gets {"commands":[cmd]}.
 func shellArgs(t tool, cmd string) map[string]any {
 	props, _ := t.Schema["properties"].(map[string]any)
 	key := "command"
@@ -14,9 +14,14 @@ func shellArgs(t tool, cmd string) map[string]any {
 		if _, ok := props["cmd"]; ok {
 			key = "cmd"
 		}
+		if _, ok := props["commands"]; ok {
+			key = "commands" // Cline's run_commands: a list of command lines
+		}
 	}
 	args := map[string]any{}
-	if prop, _ := props[key].(map[string]any); typeOf(prop) == "array" {
+	if prop, _ := props[key].(map[string]any); key == "commands" {
+		args[key] = []string{cmd}
+	} else if typeOf(prop) == "array" {
 		args[key] = []string{"bash", "-lc", cmd}
 	} else {
 		args[key] = cmd

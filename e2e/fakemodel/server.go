@@ -57,6 +57,9 @@ type Script struct {
 	Calls []Call
 	// FinalText is the plain answer after the last command ("" = "done").
 	FinalText string
+	// Args, when set, add arguments to scripted call i (Args[i]) over the
+	// ones built from the tool's schema: Droid's riskLevel, for example.
+	Args []map[string]any
 }
 
 // Call is one scripted tool call.
@@ -81,8 +84,9 @@ func (s Script) calls() []Call {
 // ShellToolNames are the shell tools the server recognises, in order of
 // preference when a request offers several: Claude Code's Bash, Gemini CLI's
 // run_shell_command, Codex's exec_command (unified exec) or shell /
-// shell_command, and the bash tool of OpenCode, Pi and Copilot CLI.
-var ShellToolNames = []string{"Bash", "run_shell_command", "exec_command", "shell_command", "shell", "bash"}
+// shell_command, the bash tool of OpenCode, Kilo, Pi and Copilot CLI,
+// Factory Droid's Execute and Cline's run_commands (a list of commands).
+var ShellToolNames = []string{"Bash", "run_shell_command", "exec_command", "shell_command", "shell", "bash", "Execute", "run_commands"}
 
 // Request is one recorded HTTP request and how it was answered.
 type Request struct {
@@ -277,6 +281,11 @@ func (s *Server) model(w http.ResponseWriter, api API, body []byte, gemStream bo
 	}
 	switch {
 	case tool.Name != "" && shell.Name != "" && done < len(steps):
+		if done < len(s.script.Args) {
+			for k, v := range s.script.Args[done] {
+				args[k] = v
+			}
+		}
 		reply = output{call: &call{ID: callID(api, done+1), Tool: tool, Args: args}}
 	case c.jsonSchema != nil:
 		out, _ := json.Marshal(sample(c.jsonSchema))

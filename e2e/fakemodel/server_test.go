@@ -303,6 +303,10 @@ func TestShellArgs(t *testing.T) {
 		{"gemini spelling and required extras", `{"type":"OBJECT","properties":{"command":{"type":"STRING"},"mode":{"type":"STRING","enum":["sync","async"]},"wait":{"type":"INTEGER","minimum":1}},"required":["command","mode","wait"]}`,
 			map[string]any{"command": "ls", "mode": "sync", "wait": float64(1)}},
 		{"no schema", `{}`, map[string]any{"command": "ls"}},
+		{"cline run_commands", `{"type":"object","properties":{"commands":{"type":"array","items":{"type":"string"}}},"required":["commands"]}`,
+			map[string]any{"commands": []string{"ls"}}},
+		{"droid Execute", `{"type":"object","properties":{"summary":{"type":"string"},"command":{"type":"string"},"riskLevelReason":{"type":"string"},"riskLevel":{"type":"string","enum":["low","medium","high"]}},"required":["summary","command","riskLevelReason","riskLevel"]}`,
+			map[string]any{"command": "ls", "summary": DefaultFinalText, "riskLevelReason": DefaultFinalText, "riskLevel": "low"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -337,5 +341,20 @@ func TestFlatten(t *testing.T) {
 		if got := flatten(json.RawMessage(in)); got != want {
 			t.Errorf("flatten(%s) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestScriptArgs: Script.Args adds arguments to a scripted call (Droid's
+// riskLevel), over the ones built from the tool's schema.
+func TestScriptArgs(t *testing.T) {
+	s := New(Script{Commands: []string{"touch f"}, Args: []map[string]any{{"riskLevel": "medium"}}})
+	defer s.Close()
+	tools := `"tools":[{"type":"function","function":{"name":"Execute","parameters":{"type":"object","properties":{"command":{"type":"string"},"riskLevel":{"type":"string","enum":["low","medium","high"]}},"required":["command","riskLevel"]}}}]`
+	_, body := post(t, s, "/v1/chat/completions", `{"model":"m","messages":[{"role":"user","content":"go"}],`+tools+`}`)
+	var m map[string]any
+	_ = json.Unmarshal([]byte(body), &m)
+	args := decodeArgs(t, dig(m, "choices", 0, "message", "tool_calls", 0, "function", "arguments"))
+	if args["command"] != "touch f" || args["riskLevel"] != "medium" {
+		t.Fatalf("call arguments %v", args)
 	}
 }

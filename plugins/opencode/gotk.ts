@@ -16,6 +16,13 @@
 // Environment: GOTK_BIN (the gotk binary; default "gotk" found on PATH),
 // GOTK_DISABLED=1 or RTK_DISABLED=1 (do nothing).
 //
+// Kilo Code CLI (an OpenCode fork that sets KILO=1) loads this same file
+// from ~/.config/kilo/plugin/ or a project's .kilo/plugin/. There the
+// plugin asks `gotk rewrite --json --host kilo`, which reads Kilo's own
+// permission rules, and tells gotk which agent asked for the command
+// (GOTK_KILO_AGENT, learned from the chat.params hook of the same session):
+// Kilo's plan, ask and explore agents keep their own bash rules.
+//
 // Keep this file free of named exports: the 1.x loader calls every exported
 // function of a module without a default plugin object as a plugin.
 //
@@ -26,7 +33,9 @@ import { execFile, type ChildProcess } from "node:child_process"
 import { statSync } from "node:fs"
 import type { Hooks, Plugin, PluginModule } from "@opencode-ai/plugin"
 
-const HOST = "opencode"
+// Kilo Code CLI sets KILO=1 and loads this same file.
+const KILO = process.env.KILO === "1"
+const HOST = KILO ? "kilo" : "opencode"
 const SHELL_TOOLS = new Set(["bash", "shell"])
 
 // >>> shared by opencode/gotk.ts and pi/gotk.ts, byte for byte (plugins_test.go checks it)
@@ -92,7 +101,7 @@ function failure(bin: string, err: { code?: unknown; signal?: unknown; message: 
 
 // rewrite resolves to the command to run instead, or undefined to leave the
 // command alone. It never rejects and settles within TIMEOUT_MS.
-function rewrite(command: string, cwd: string | undefined): Promise<string | undefined> {
+function rewrite(command: string, cwd: string | undefined, agent?: string): Promise<string | undefined> {
   return new Promise((resolve) => {
     const bin = process.env.GOTK_BIN || "gotk"
     let child: ChildProcess | undefined
@@ -113,10 +122,14 @@ function rewrite(command: string, cwd: string | undefined): Promise<string | und
       settle({ problem: `${bin} rewrite --json did not answer within ${TIMEOUT_MS / 1000} s` })
     }, TIMEOUT_MS)
     try {
+      // --host: gotk answers with this host's rules and answer policy, not
+      // Claude Code's (the default).
+      const args = ["rewrite", "--json", "--host", HOST, "--", command]
+      const env = (HOST as string) === "kilo" ? { ...process.env, GOTK_KILO_AGENT: agent ?? "" } : process.env
       child = execFile(
         bin,
-        ["rewrite", "--json", command],
-        { cwd, encoding: "utf8", maxBuffer: MAX_ANSWER_BYTES, windowsHide: true },
+        args,
+        { cwd, env, encoding: "utf8", maxBuffer: MAX_ANSWER_BYTES, windowsHide: true },
         (err, stdout) => {
           if (err) settle({ problem: failure(bin, err) })
           else settle(readAnswer(String(stdout), command))
@@ -131,6 +144,10 @@ function rewrite(command: string, cwd: string | undefined): Promise<string | und
 }
 // <<< shared
 
+// agents remembers, in Kilo, the agent of each session's latest model call:
+// the agent whose tool call comes next.
+const agents = new Map<string, string>()
+
 const server: Plugin = async (ctx) => {
   const cwd = directory(ctx?.directory)
   const hooks: Hooks = {
@@ -142,13 +159,22 @@ const server: Plugin = async (ctx) => {
         if (typeof args !== "object" || args === null) return
         const command: unknown = args.command
         if (typeof command !== "string" || command.trim() === "") return
-        const rewritten = await rewrite(command, cwd)
+        const rewritten = await rewrite(command, cwd, agents.get(input?.sessionID))
         if (rewritten !== undefined) args.command = rewritten
       } catch (err) {
         // A throw here would block the tool; gotk must never do that.
         warnOnce(`unexpected error: ${err instanceof Error ? err.message : String(err)}`)
       }
     },
+  }
+  if (KILO) {
+    hooks["chat.params"] = async (input) => {
+      const agent: unknown = (input as { agent?: unknown })?.agent
+      const session: unknown = input?.sessionID
+      if (typeof session !== "string") return
+      if (typeof agent === "string" && agent !== "") agents.set(session, agent)
+      else agents.delete(session)
+    }
   }
   return hooks
 }

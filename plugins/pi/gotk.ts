@@ -90,7 +90,7 @@ function failure(bin: string, err: { code?: unknown; signal?: unknown; message: 
 
 // rewrite resolves to the command to run instead, or undefined to leave the
 // command alone. It never rejects and settles within TIMEOUT_MS.
-function rewrite(command: string, cwd: string | undefined): Promise<string | undefined> {
+function rewrite(command: string, cwd: string | undefined, agent?: string): Promise<string | undefined> {
   return new Promise((resolve) => {
     const bin = process.env.GOTK_BIN || "gotk"
     let child: ChildProcess | undefined
@@ -111,10 +111,14 @@ function rewrite(command: string, cwd: string | undefined): Promise<string | und
       settle({ problem: `${bin} rewrite --json did not answer within ${TIMEOUT_MS / 1000} s` })
     }, TIMEOUT_MS)
     try {
+      // --host: gotk answers with this host's rules and answer policy, not
+      // Claude Code's (the default).
+      const args = ["rewrite", "--json", "--host", HOST, "--", command]
+      const env = (HOST as string) === "kilo" ? { ...process.env, GOTK_KILO_AGENT: agent ?? "" } : process.env
       child = execFile(
         bin,
-        ["rewrite", "--json", command],
-        { cwd, encoding: "utf8", maxBuffer: MAX_ANSWER_BYTES, windowsHide: true },
+        args,
+        { cwd, env, encoding: "utf8", maxBuffer: MAX_ANSWER_BYTES, windowsHide: true },
         (err, stdout) => {
           if (err) settle({ problem: failure(bin, err) })
           else settle(readAnswer(String(stdout), command))

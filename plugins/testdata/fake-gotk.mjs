@@ -16,13 +16,19 @@ import { spawn } from "node:child_process"
 
 const argv = process.argv.slice(2)
 if (process.env.FAKE_GOTK_LOG) {
-  appendFileSync(process.env.FAKE_GOTK_LOG, JSON.stringify({ argv, cwd: process.cwd() }) + "\n")
+  const line = { argv, cwd: process.cwd() }
+  if (process.env.GOTK_KILO_AGENT !== undefined) line.agent = process.env.GOTK_KILO_AGENT
+  appendFileSync(process.env.FAKE_GOTK_LOG, JSON.stringify(line) + "\n")
 }
 if (argv[0] !== "rewrite" || argv[1] !== "--json") {
   process.stderr.write("fake gotk: expected `rewrite --json CMD`\n")
   process.exit(2)
 }
-const command = argv.slice(2).join(" ")
+// `--host H` and a `--` before the command (the Kilo form) are skipped.
+let rest = argv.slice(2)
+if (rest[0] === "--host") rest = rest.slice(2)
+if (rest[0] === "--") rest = rest.slice(1)
+const command = rest.join(" ")
 const word = command.split(" ")[0]
 const say = (verdict, rewritten, rule = "") =>
   process.stdout.write(JSON.stringify({ verdict, command: rewritten, rule }) + "\n")

@@ -115,15 +115,22 @@ func generated(t *testing.T, a hookio.Agent, seed string, checkAnswer func([]byt
 
 // WithCommand returns payload with its shell command replaced by cmd —
 // tool_input.command, or toolArgs.command where toolArgs is an object or
-// the JSON text of one — and without the working directory fields, so the
-// hook decides in its own working directory.
+// the JSON text of one, or Cline's tool_call.input.commands (a list of one)
+// — and without the working directory fields, so the hook decides in its
+// own working directory.
 func WithCommand(payload []byte, cmd string) []byte {
 	var m map[string]any
 	if json.Unmarshal(payload, &m) != nil {
 		return payload
 	}
-	for _, k := range []string{"cwd", "workspace_roots"} {
+	for _, k := range []string{"cwd", "workspace_roots", "workspaceRoots"} {
 		delete(m, k)
+	}
+	// Cline: tool_call.input.commands is a list of commands.
+	if tc, ok := m["tool_call"].(map[string]any); ok {
+		if in, ok := tc["input"].(map[string]any); ok {
+			in["commands"] = []any{cmd}
+		}
 	}
 	for _, k := range []string{"tool_input", "toolArgs"} {
 		switch v := m[k].(type) {
@@ -157,7 +164,11 @@ func RewrittenCommand(v any) string {
 	if c, ok := m["command"].(string); ok {
 		return c
 	}
-	for _, k := range []string{"hookSpecificOutput", "hook_specific_output", "updatedInput", "updated_input", "tool_input", "modifiedArgs"} {
+	if l, ok := m["commands"].([]any); ok && len(l) == 1 {
+		c, _ := l[0].(string)
+		return c // Cline's run_commands
+	}
+	for _, k := range []string{"hookSpecificOutput", "hook_specific_output", "updatedInput", "updated_input", "tool_input", "modifiedArgs", "overrideInput"} {
 		if c := RewrittenCommand(m[k]); c != "" {
 			return c
 		}

@@ -1,6 +1,6 @@
 """gotk plugin for the Hermes agent: rewrite terminal commands through gotk.
 
-Before the ``terminal`` tool runs, ask ``gotk rewrite --json CMD`` whether the
+Before the ``terminal`` tool runs, ask ``gotk rewrite --json --host hermes -- CMD`` whether the
 command has a token-saving form. If so, answer Hermes with
 ``{"action": "modify", "args": {...all args, command replaced}}`` (current
 Hermes merges that over the tool's arguments) and also change ``args`` in
@@ -72,7 +72,7 @@ def _rewrite(command):
     binary = os.environ.get("GOTK_BIN") or "gotk"
     try:
         done = subprocess.run(
-            [binary, "rewrite", "--json", command],
+            [binary, "rewrite", "--json", "--host", "hermes", "--", command],
             stdin=subprocess.DEVNULL,
             capture_output=True,
             timeout=TIMEOUT_SECONDS,

@@ -23,7 +23,12 @@ if os.environ.get("FAKE_GOTK_LOG"):
 if argv[:2] != ["rewrite", "--json"]:
     sys.stderr.write("fake gotk: expected `rewrite --json CMD`\n")
     sys.exit(2)
-command = " ".join(argv[2:])
+rest = argv[2:]
+if rest[:1] == ["--host"]:
+    rest = rest[2:]
+if rest[:1] == ["--"]:
+    rest = rest[1:]
+command = " ".join(rest)
 word = command.split(" ")[0]
 
 

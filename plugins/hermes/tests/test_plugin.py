@@ -91,7 +91,7 @@ class PluginTest(unittest.TestCase):
         self.assertEqual(args, want)  # in place, for Hermes without "modify"
         self.assertEqual(ran, want)
         self.assertIsNot(answer["args"], args)
-        self.assertEqual([c["argv"] for c in self.calls()], [["rewrite", "--json", "allow git status"]])
+        self.assertEqual([c["argv"] for c in self.calls()], [["rewrite", "--json", "--host", "hermes", "--", "allow git status"]])
         self.assertEqual(self.warnings(), [])
 
     def test_ask_rewrites_too(self):
@@ -175,7 +175,7 @@ class PluginTest(unittest.TestCase):
         command = "allow echo \"$HOME\" 'a  b' `id` ; ls | wc -l > out 2>&1\n# é ✓"
         _, _, ran = self.fire(command)
         self.assertEqual(ran["command"], "gotk " + command)
-        self.assertEqual(self.calls()[0]["argv"], ["rewrite", "--json", command])
+        self.assertEqual(self.calls()[0]["argv"], ["rewrite", "--json", "--host", "hermes", "--", command])
 
     def test_legacy_positional_call(self):
         args = {"command": "allow ls"}

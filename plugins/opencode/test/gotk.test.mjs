@@ -66,7 +66,7 @@ test("allow rewrites in place, passes the command as one argv element, keeps oth
   const h = await hooks()
   const args = await run(h, "allow git status")
   assert.deepEqual(args, { command: "gotk allow git status", description: "d", timeout: 1000, workdir: "/w" })
-  assert.deepEqual(calls().map((c) => c.argv), [["rewrite", "--json", "allow git status"]])
+  assert.deepEqual(calls().map((c) => c.argv), [["rewrite", "--json", "--host", "opencode", "--", "allow git status"]])
   assert.equal(errors.mock.callCount(), 0)
 })
 
@@ -183,7 +183,7 @@ test("shell syntax reaches gotk byte for byte as one argument", async () => {
   const command = `allow echo "$HOME" 'a  b' \`id\` ; ls | wc -l > out 2>&1\n# é ✓`
   const args = await run(await hooks(), command)
   assert.equal(args.command, "gotk " + command)
-  assert.deepEqual(calls()[0].argv, ["rewrite", "--json", command])
+  assert.deepEqual(calls()[0].argv, ["rewrite", "--json", "--host", "opencode", "--", command])
 })
 
 test("gotk runs in the project directory, or the inherited cwd when that is gone", async () => {
@@ -217,4 +217,38 @@ test("odd inputs never throw and change nothing", async () => {
   const nul = await run(h, "allow a\0b")
   assert.equal(nul.command, "allow a\0b")
   assert.equal(errors.mock.callCount(), 1)
+})
+
+test("kilo (KILO=1): asks `gotk rewrite --json --host kilo -- CMD` with the agent of the session's latest model call", async () => {
+  process.env.KILO = "1"
+  const h = await hooks()
+  assert.deepEqual(Object.keys(h).sort(), ["chat.params", "tool.execute.before"])
+  // no model call seen for the session yet: no agent (gotk assumes any)
+  let args = await run(h, "allow git status")
+  assert.equal(args.command, "gotk allow git status")
+  await h["chat.params"]({ sessionID: "s", agent: "plan", model: {}, provider: {}, message: {} }, {})
+  await h["chat.params"]({ sessionID: "other", agent: "code", model: {}, provider: {}, message: {} }, {})
+  args = await run(h, "ask go test")
+  assert.equal(args.command, "gotk ask go test")
+  await h["chat.params"]({ sessionID: "s", agent: "code", model: {}, provider: {}, message: {} }, {})
+  await run(h, "pass ls")
+  assert.deepEqual(calls().map((c) => [c.argv, c.agent]), [
+    [["rewrite", "--json", "--host", "kilo", "--", "allow git status"], ""],
+    [["rewrite", "--json", "--host", "kilo", "--", "ask go test"], "plan"],
+    [["rewrite", "--json", "--host", "kilo", "--", "pass ls"], "code"],
+  ])
+  // a malformed chat.params forgets the session's agent, and never throws
+  await h["chat.params"]({ sessionID: "s" }, {})
+  await h["chat.params"](undefined, {})
+  await run(h, "pass ls")
+  assert.equal(calls().at(-1).agent, "")
+  assert.equal(errors.mock.callCount(), 0)
+})
+
+test("kilo: a missing gotk warns as the kilo plugin", async () => {
+  process.env.KILO = "1"
+  process.env.GOTK_BIN = join(dir, "nope")
+  const args = await run(await hooks(), "allow git status")
+  assert.equal(args.command, "allow git status")
+  assert.match(String(errors.mock.calls[0].arguments[0]), /^gotk: kilo plugin: .* not found/)
 })

@@ -75,7 +75,7 @@ test("Pi loads the installed file and it registers only tool_call", async () => 
 test("allow rewrites in place, passes the command as one argv element, keeps other input", async () => {
   const input = await run(await load(), "allow git status", "bash", { extra: "x" })
   assert.deepEqual(input, { command: "gotk allow git status", timeout: 30, extra: "x" })
-  assert.deepEqual(calls().map((c) => c.argv), [["rewrite", "--json", "allow git status"]])
+  assert.deepEqual(calls().map((c) => c.argv), [["rewrite", "--json", "--host", "pi", "--", "allow git status"]])
   assert.equal(errors.mock.callCount(), 0)
 })
 
@@ -169,7 +169,7 @@ test("other tools are untouched and gotk is not asked", async () => {
 test("shell syntax reaches gotk byte for byte as one argument", async () => {
   const command = `allow echo "$HOME" 'a  b' \`id\` ; ls | wc -l > out 2>&1\n# é ✓`
   assert.equal((await run(await load(), command)).command, "gotk " + command)
-  assert.deepEqual(calls()[0].argv, ["rewrite", "--json", command])
+  assert.deepEqual(calls()[0].argv, ["rewrite", "--json", "--host", "pi", "--", command])
 })
 
 test("gotk runs in Pi's cwd", async () => {

@@ -1,0 +1,63 @@
+package permission
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// OpenCode is the OpenCode plugin's host (`gotk rewrite --host opencode`).
+//
+// OpenCode matches its `permission` rules on the REWRITTEN command (the
+// plugin cannot answer for it), and asks before `cat` reads outside the
+// project by looking for cat as the program — behind gotk it would not see
+// it. So: any OpenCode config that sets `permission` makes gotk step aside
+// (Unreadable: gotk does not model OpenCode's rule merging, and a rewrite
+// could dodge a rule), and `cat` is an ask rule (no rewrite under the
+// host's answer policy, host.AnswersOf).
+const OpenCode Host = "opencode"
+
+func loadOpenCode(r *Rules, env Env) {
+	global := env.Getenv("XDG_CONFIG_HOME")
+	if global == "" {
+		global = filepath.Join(env.Home, ".config")
+	}
+	var files []string
+	for _, n := range []string{"opencode.jsonc", "opencode.json", "config.json"} {
+		files = append(files, filepath.Join(global, "opencode", n))
+	}
+	if f := env.Getenv("OPENCODE_CONFIG"); f != "" {
+		files = append(files, f)
+	}
+	if d := env.Getenv("OPENCODE_CONFIG_DIR"); d != "" {
+		files = append(files, filepath.Join(d, "opencode.jsonc"), filepath.Join(d, "opencode.json"))
+	}
+	if env.Cwd != "" {
+		for d := filepath.Clean(env.Cwd); ; d = filepath.Dir(d) {
+			for _, sub := range []string{"", ".opencode"} {
+				files = append(files, filepath.Join(d, sub, "opencode.jsonc"), filepath.Join(d, sub, "opencode.json"))
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	for _, f := range files {
+		var doc map[string]any
+		if _, err := os.Stat(f); err != nil || !r.readJSON(env, f, &doc) {
+			continue
+		}
+		if _, ok := doc["permission"]; ok {
+			r.unreadable("gotk: %s sets OpenCode permission rules, which OpenCode checks on the rewritten command; gotk steps aside", f)
+		}
+	}
+	r.Ask = append(r.Ask, Rule{Pattern: "cat", Raw: "cat", Source: "OpenCode's external_directory check (it looks for cat as the program)",
+		test: func(cmd string) bool {
+			for _, w := range strings.Fields(cmd) {
+				if filepath.Base(strings.Trim(w, `"'`)) == "cat" {
+					return true
+				}
+			}
+			return false
+		}})
+}
