@@ -11,11 +11,34 @@ import (
 // OpenCode matches its `permission` rules on the REWRITTEN command (the
 // plugin cannot answer for it), and asks before `cat` reads outside the
 // project by looking for cat as the program — behind gotk it would not see
-// it. So: any OpenCode config that sets `permission` makes gotk step aside
-// (Unreadable: gotk does not model OpenCode's rule merging, and a rewrite
-// could dodge a rule), and `cat` is an ask rule (no rewrite under the
-// host's answer policy, host.AnswersOf).
+// it. So: an OpenCode config whose bash permission is anything but
+// "allow" makes gotk step aside (Unreadable: gotk does not model
+// OpenCode's rule merging, and a rewrite could dodge a rule), and `cat` is
+// an ask rule (no rewrite under the host's answer policy, host.AnswersOf).
 const OpenCode Host = "opencode"
+
+// openCodeBashAllowed: a `permission` value that leaves every shell command
+// allowed — none, "allow", or an object whose "bash" (and "*") is "allow"
+// or absent. Anything else (ask, deny, per-command patterns) is a rule
+// OpenCode would check on the rewritten command.
+func openCodeBashAllowed(v any) bool {
+	switch p := v.(type) {
+	case nil:
+		return true
+	case string:
+		return p == "allow"
+	case map[string]any:
+		for _, k := range []string{"bash", "*"} {
+			if x, ok := p[k]; ok {
+				if s, ok := x.(string); !ok || s != "allow" {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return false
+}
 
 func loadOpenCode(r *Rules, env Env) {
 	global := env.Getenv("XDG_CONFIG_HOME")
@@ -47,8 +70,8 @@ func loadOpenCode(r *Rules, env Env) {
 		if _, err := os.Stat(f); err != nil || !r.readJSON(env, f, &doc) {
 			continue
 		}
-		if _, ok := doc["permission"]; ok {
-			r.unreadable("gotk: %s sets OpenCode permission rules, which OpenCode checks on the rewritten command; gotk steps aside", f)
+		if !openCodeBashAllowed(doc["permission"]) {
+			r.unreadable("gotk: %s sets OpenCode bash permission rules, which OpenCode checks on the rewritten command; gotk steps aside", f)
 		}
 	}
 	r.Ask = append(r.Ask, Rule{Pattern: "cat", Raw: "cat", Source: "OpenCode's external_directory check (it looks for cat as the program)",
