@@ -14,43 +14,62 @@ import (
 // Anything this parser is unsure of is not safe: the cost is only that
 // gotk stays silent.
 func CodexKnownSafe(cmd string) bool {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
-	if err != nil || len(f.Stmts) == 0 {
+	cmds, ok := plainCommands(cmd, plainWord)
+	if !ok {
 		return false
 	}
-	for _, st := range f.Stmts {
-		if !safeStmt(st) {
+	for _, argv := range cmds {
+		if !safeArgv(argv) {
 			return false
 		}
 	}
 	return true
 }
 
-func safeStmt(st *syntax.Stmt) bool {
-	if st == nil || st.Negated || st.Background || st.Coprocess || st.Disown || len(st.Redirs) > 0 {
-		return false
+// plainCommands returns the argv of each simple command of a script made
+// only of simple commands of plain words (word decides which) joined by
+// &&, ||, ; or | — no negation, background, redirect or assignment — and
+// false for any other script.
+func plainCommands(cmd string, word func(*syntax.Word) (string, bool)) ([][]string, bool) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
+	if err != nil || len(f.Stmts) == 0 {
+		return nil, false
 	}
-	switch x := st.Cmd.(type) {
-	case *syntax.BinaryCmd:
-		switch x.Op {
-		case syntax.AndStmt, syntax.OrStmt, syntax.Pipe:
-			return safeStmt(x.X) && safeStmt(x.Y)
-		}
-	case *syntax.CallExpr:
-		if len(x.Assigns) > 0 || len(x.Args) == 0 {
+	var out [][]string
+	var walk func(st *syntax.Stmt) bool
+	walk = func(st *syntax.Stmt) bool {
+		if st == nil || st.Negated || st.Background || st.Coprocess || st.Disown || len(st.Redirs) > 0 {
 			return false
 		}
-		argv := make([]string, len(x.Args))
-		for i, w := range x.Args {
-			v, ok := plainWord(w)
-			if !ok {
+		switch x := st.Cmd.(type) {
+		case *syntax.BinaryCmd:
+			switch x.Op {
+			case syntax.AndStmt, syntax.OrStmt, syntax.Pipe:
+				return walk(x.X) && walk(x.Y)
+			}
+		case *syntax.CallExpr:
+			if len(x.Assigns) > 0 || len(x.Args) == 0 {
 				return false
 			}
-			argv[i] = v
+			argv := make([]string, len(x.Args))
+			for i, w := range x.Args {
+				v, ok := word(w)
+				if !ok {
+					return false
+				}
+				argv[i] = v
+			}
+			out = append(out, argv)
+			return true
 		}
-		return safeArgv(argv)
+		return false
 	}
-	return false
+	for _, st := range f.Stmts {
+		if !walk(st) {
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // plainWord is the value of a word made of literal text and quotes

@@ -23,46 +23,17 @@ func DroidKnownSafe(cmd string) bool {
 	if strings.ContainsAny(cmd, "\n\r") {
 		return false
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
-	if err != nil || len(f.Stmts) == 0 {
+	cmds, ok := plainCommands(cmd, droidPlainWord)
+	if !ok {
 		return false
 	}
 	allowed := false
-	var walk func(st *syntax.Stmt) bool
-	walk = func(st *syntax.Stmt) bool {
-		if st == nil || st.Negated || st.Background || st.Coprocess || st.Disown || len(st.Redirs) > 0 {
-			return false
-		}
-		switch x := st.Cmd.(type) {
-		case *syntax.BinaryCmd:
-			switch x.Op {
-			case syntax.AndStmt, syntax.OrStmt, syntax.Pipe:
-				return walk(x.X) && walk(x.Y)
-			}
-		case *syntax.CallExpr:
-			if len(x.Assigns) > 0 || len(x.Args) == 0 {
-				return false
-			}
-			argv := make([]string, len(x.Args))
-			for i, w := range x.Args {
-				v, ok := droidPlainWord(w)
-				if !ok {
-					return false
-				}
-				argv[i] = v
-			}
-			switch {
-			case droidAllowed(argv):
-				allowed = true
-				return true
-			case argv[0] == "cd" || droidFilters[argv[0]]:
-				return true
-			}
-		}
-		return false
-	}
-	for _, st := range f.Stmts {
-		if !walk(st) {
+	for _, argv := range cmds {
+		switch {
+		case droidAllowed(argv):
+			allowed = true
+		case argv[0] == "cd" || droidFilters[argv[0]]:
+		default:
 			return false
 		}
 	}
