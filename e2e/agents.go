@@ -192,22 +192,7 @@ enabled = false
 				e.Vars["OPENCODE_DISABLE_"+k] = "1"
 			}
 			e.editJSON(filepath.Join(e.Home, ".config", "opencode", "opencode.json"), func(m map[string]any) {
-				m["$schema"] = "https://opencode.ai/config.json"
-				m["model"] = "e2efake/fake-model"
-				m["small_model"] = "e2efake/fake-model"
-				m["autoupdate"] = false
-				m["share"] = "disabled"
-				m["provider"] = map[string]any{"e2efake": map[string]any{
-					"npm":     "@ai-sdk/openai-compatible",
-					"name":    "e2e fake model",
-					"options": map[string]any{"baseURL": e.Model.URL() + "/v1", "apiKey": "sk-e2e-dummy"},
-					"models": map[string]any{"fake-model": map[string]any{
-						"name": "fake-model", "tool_call": true,
-						"limit": map[string]any{"context": 128000, "output": 4096},
-					}},
-				}}
-				m["permission"] = map[string]any{"bash": "allow", "edit": "allow", "webfetch": "deny",
-					"external_directory": "allow"}
+				openCodeConfig(m, e, "https://opencode.ai/config.json")
 			})
 			// OpenCode npm-installs @opencode-ai/plugin into each config dir
 			// (in the background, and waits for it when a plugin is loaded)
@@ -307,22 +292,7 @@ var kiloAgent = &Agent{
 		}
 		dir := filepath.Join(e.Home, ".config", "kilo")
 		e.editJSON(filepath.Join(dir, "kilo.json"), func(m map[string]any) {
-			m["$schema"] = "https://app.kilo.ai/config.json"
-			m["model"] = "e2efake/fake-model"
-			m["small_model"] = "e2efake/fake-model"
-			m["autoupdate"] = false
-			m["share"] = "disabled"
-			m["provider"] = map[string]any{"e2efake": map[string]any{
-				"npm":     "@ai-sdk/openai-compatible",
-				"name":    "e2e fake model",
-				"options": map[string]any{"baseURL": e.Model.URL() + "/v1", "apiKey": "sk-e2e-dummy"},
-				"models": map[string]any{"fake-model": map[string]any{
-					"name": "fake-model", "tool_call": true,
-					"limit": map[string]any{"context": 128000, "output": 4096},
-				}},
-			}}
-			m["permission"] = map[string]any{"bash": "allow", "edit": "allow", "webfetch": "deny",
-				"external_directory": "allow"}
+			openCodeConfig(m, e, "https://app.kilo.ai/config.json")
 		})
 		// As OpenCode: Kilo npm-installs @kilocode/plugin into each config
 		// dir unless it finds it there; seed that state.
@@ -478,4 +448,27 @@ func sharedCache(e *Env, name string) string {
 		e.T.Fatal(err)
 	}
 	return dir
+}
+
+// openCodeConfig writes what OpenCode and its fork Kilo need in their JSON
+// config to run against the fake model (schema names the fork's): the
+// provider, the model, no updates or sharing, every permission granted but
+// web fetches.
+func openCodeConfig(m map[string]any, e *Env, schema string) {
+	m["$schema"] = schema
+	m["model"] = "e2efake/fake-model"
+	m["small_model"] = "e2efake/fake-model"
+	m["autoupdate"] = false
+	m["share"] = "disabled"
+	m["provider"] = map[string]any{"e2efake": map[string]any{
+		"npm":     "@ai-sdk/openai-compatible",
+		"name":    "e2e fake model",
+		"options": map[string]any{"baseURL": e.Model.URL() + "/v1", "apiKey": "sk-e2e-dummy"},
+		"models": map[string]any{"fake-model": map[string]any{
+			"name": "fake-model", "tool_call": true,
+			"limit": map[string]any{"context": 128000, "output": 4096},
+		}},
+	}}
+	m["permission"] = map[string]any{"bash": "allow", "edit": "allow", "webfetch": "deny",
+		"external_directory": "allow"}
 }

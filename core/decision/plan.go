@@ -188,9 +188,14 @@ func isDisplayConsumer(c *shell.Command) bool {
 }
 
 func joinRaw(w []shell.Word) string {
+	return joinEach(w, func(x shell.Word) string { return x.Raw })
+}
+
+// joinEach joins one spelling per word with single spaces.
+func joinEach(w []shell.Word, spell func(shell.Word) string) string {
 	parts := make([]string, len(w))
 	for i, x := range w {
-		parts[i] = x.Raw
+		parts[i] = spell(x)
 	}
 	return strings.Join(parts, " ")
 }
@@ -374,27 +379,21 @@ func segmentFor(c *shell.Command, p plan, run bool) permission.Segment {
 const unknownWord = "\x00"
 
 func joinRun(w []shell.Word) string {
-	parts := make([]string, len(w))
-	for i, x := range w {
+	return joinEach(w, func(x shell.Word) string {
 		if x.Literal {
-			parts[i] = shell.Quote(x.Value)
-		} else {
-			parts[i] = unknownWord
+			return shell.Quote(x.Value)
 		}
-	}
-	return strings.Join(parts, " ")
+		return unknownWord
+	})
 }
 
 func joinValues(w []shell.Word) string {
-	parts := make([]string, len(w))
-	for i, x := range w {
+	return joinEach(w, func(x shell.Word) string {
 		if x.Literal {
-			parts[i] = x.Value
-		} else {
-			parts[i] = unknownWord
+			return x.Value
 		}
-	}
-	return strings.Join(parts, " ")
+		return unknownWord
+	})
 }
 
 // plain: no assignment in front, and only wrappers the host itself strips.
