@@ -1,7 +1,6 @@
 package permission
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -67,7 +66,7 @@ func loadOpenCode(r *Rules, env Env) {
 	}
 	for _, f := range files {
 		var doc map[string]any
-		if _, err := os.Stat(f); err != nil || !r.readJSON(env, f, &doc) {
+		if !r.readJSON(env, f, &doc) { // a missing file is silently skipped
 			continue
 		}
 		if !openCodeBashAllowed(doc["permission"]) {
