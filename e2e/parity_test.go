@@ -29,14 +29,21 @@ func TestHookRewriteParity(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "go.work")); err != nil {
 		t.Skip("needs the repo's go.work to build the binaries")
 	}
-	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", bin, "./runner/cmd/gotk")
-	for _, a := range []string{"claude", "cursor", "gemini", "codex", "vibe", "copilot", "cline", "droid", "crush"} {
-		build.Args = append(build.Args, "./agents/"+a+"/cmd/gotk-hook-"+a)
-	}
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	// make e2e runs this package with GOWORK=off and hands over the
+	// binaries it built; make test builds them here, through the repo's
+	// go.work named explicitly (so GOWORK=off in the caller cannot hide it).
+	bin := os.Getenv("GOTK_E2E_GOTK_BIN")
+	if bin == "" {
+		bin = t.TempDir()
+		build := exec.Command("go", "build", "-o", bin, "./runner/cmd/gotk")
+		for _, a := range []string{"claude", "cursor", "gemini", "codex", "vibe", "copilot", "cline", "droid", "crush"} {
+			build.Args = append(build.Args, "./agents/"+a+"/cmd/gotk-hook-"+a)
+		}
+		build.Dir = root
+		build.Env = append(os.Environ(), "GOWORK="+filepath.Join(root, "go.work"))
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build: %v\n%s", err, out)
+		}
 	}
 
 	home := t.TempDir()
