@@ -192,6 +192,9 @@ func (a *app) openExisting(cmd string) (s *store.Store, code int, ok bool) {
 	if err != nil {
 		return nil, a.fail("%s: %s: %v", cmd, path, err), false
 	}
+	if w := s.Warning(); w != "" {
+		a.warn("%s: %s", path, w)
+	}
 	return s, 0, true
 }
 

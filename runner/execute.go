@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -375,6 +376,13 @@ func (a *app) startFailed(err error) int {
 // record stores the run unless GOTK_TRACK=0. A database that cannot be
 // opened or written costs one warning line naming the file; the program's
 // output and exit code are already settled.
+// foldEvery: about one run in this many folds the pending runs into the
+// database on its way out (the others only write their file).
+const foldEvery = 64
+
+// foldNow draws whether this run folds.
+func foldNow() bool { return rand.IntN(foldEvery) == 0 }
+
 func (a *app) record(run store.Run, kept *store.Kept) {
 	if off(a.getenv("GOTK_TRACK")) {
 		return
@@ -385,10 +393,17 @@ func (a *app) record(run store.Run, kept *store.Kept) {
 		return
 	}
 	run.Project = a.project()
-	s, err := store.Open(path)
-	if err == nil {
-		err = s.Record(run, kept)
-		s.Close()
+	// One file written, no database opened (store.Journal); reports fold
+	// the pending runs in. One run in foldEvery folds them too, so the
+	// pending folder stays small for a user who never asks for a report.
+	err = store.Journal(path, run, kept)
+	if err == nil && foldNow() {
+		s, ferr := store.Open(path)
+		if ferr != nil {
+			a.warn("%s: %v; runs wait in %s until it opens", path, ferr, store.PendingDir(path))
+		} else {
+			s.Close()
+		}
 	}
 	if err != nil {
 		lost := ""

@@ -19,9 +19,10 @@ const (
 	fileMode fs.FileMode = 0o600
 )
 
-// makePrivate creates dir (0700) if needed and takes group and other
-// permissions away from it and from every file directly in it.
-func makePrivate(dir string) error {
+// privateDir creates dir (0700) if needed and takes group and other
+// permissions away from it: what a run does before it writes a file there
+// (each file it writes is created 0600).
+func privateDir(dir string) error {
 	if err := os.MkdirAll(dir, dirMode); err != nil {
 		return err
 	}
@@ -30,9 +31,17 @@ func makePrivate(dir string) error {
 		return err
 	}
 	if fi.Mode().Perm()&0o077 != 0 {
-		if err := os.Chmod(dir, dirMode); err != nil {
-			return err
-		}
+		return os.Chmod(dir, dirMode)
+	}
+	return nil
+}
+
+// makePrivate is privateDir, and it takes group and other permissions
+// away from every file directly in dir too (what an older gotk, or a
+// looser umask, left readable): done when the database is opened.
+func makePrivate(dir string) error {
+	if err := privateDir(dir); err != nil {
+		return err
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {

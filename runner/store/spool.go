@@ -46,7 +46,7 @@ type Spool struct {
 // CreateSpool creates the spool file for id (0600, in the private data
 // directory next to the database at dbPath) and writes its header.
 func CreateSpool(dbPath, id string, meta SpoolMeta) (*Spool, error) {
-	if err := makePrivate(filepath.Dir(dbPath)); err != nil {
+	if err := privateDir(filepath.Dir(dbPath)); err != nil {
 		return nil, err
 	}
 	path := SpoolPath(dbPath, id)

@@ -43,6 +43,7 @@ type Store struct {
 	path     string
 	maxEntry int
 	maxTotal int64
+	warning  string
 }
 
 // Path returns the file the store lives in.
@@ -76,20 +77,46 @@ func Open(path string) (*Store, error) {
 	if err := createPrivate(path); err != nil {
 		return nil, err
 	}
-	return open(path)
+	return openFolded(path)
 }
 
 // OpenExisting opens the database at path for reading reports; it returns
-// ErrNoDatabase when the file does not exist.
+// ErrNoDatabase when nothing was recorded yet (no database, no pending run).
 func OpenExisting(path string) (*Store, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, ErrNoDatabase
+		if pendingCount(path) == 0 {
+			return nil, ErrNoDatabase
+		}
+		return Open(path)
 	}
 	if err := makePrivate(filepath.Dir(path)); err != nil {
 		return nil, err
 	}
-	return open(path)
+	return openFolded(path)
 }
+
+// openFolded opens path and folds the pending runs in. A pending file
+// that cannot be read is removed and said in Warning; a database that
+// cannot take them fails the open.
+func openFolded(path string) (*Store, error) {
+	s, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Fold(); err != nil {
+		var d damagedError
+		if !errors.As(err, &d) {
+			s.Close()
+			return nil, err
+		}
+		s.warning = err.Error()
+	}
+	return s, nil
+}
+
+// Warning is what opening the store found and got past (damaged pending
+// run files, removed); "" when nothing.
+func (s *Store) Warning() string { return s.warning }
 
 // open opens path, retrying while another gotk holds a lock SQLite's busy
 // timeout does not wait for (switching a new file to WAL, WAL recovery):
@@ -208,6 +235,10 @@ var migrations = []string{
 		BEGIN UPDATE totals SET size = size + NEW.size WHERE id = 1; END;
 	CREATE TRIGGER outputs_dropped AFTER DELETE ON outputs
 		BEGIN UPDATE totals SET size = size - OLD.size WHERE id = 1; END;`,
+	// The pending file a run was folded in from (journal.go): unique, so
+	// a file folded twice counts once.
+	`ALTER TABLE runs ADD COLUMN journal TEXT;
+	CREATE UNIQUE INDEX runs_journal ON runs(journal);`,
 }
 
 // SchemaVersion is the user_version a fully migrated database has.
@@ -278,44 +309,22 @@ func NewID() string {
 }
 
 // Record stores a run and, when k is not nil, its raw output; then it drops
-// the oldest kept outputs beyond the total cap.
+// the oldest kept outputs beyond the total cap. The runner does not call
+// it (it journals: see Journal); reports and tests do.
 func (s *Store) Record(r Run, k *Kept) error {
-	var raw, shown []byte
-	var kept int
-	if k != nil {
-		// Compress before taking the write lock; one compressor for both
-		// (its state is most of the cost for small outputs).
-		zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
-		raw, kept = compress(zw, k.Raw, s.maxEntry)
-		shown, _ = compress(zw, k.Shown, s.maxEntry)
-	}
+	// One compressor for both outputs (its state is most of the cost for
+	// small outputs).
+	zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
 	ctx := context.Background()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return cleanError(err)
 	}
 	defer tx.Rollback()
-	var rawN, shownN any
-	if r.Measured {
-		rawN, shownN = r.RawBytes, r.Shown
-	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO runs (at, project, command, rule, mode, raw_bytes, shown_bytes, exit_code, duration_ms)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.At.UnixMilli(), r.Project, r.Command, r.Rule, r.Mode, rawN, shownN, r.Exit, r.Duration.Milliseconds())
-	if err != nil {
+	if _, err := s.insert(ctx, tx, zw, r, k, ""); err != nil {
 		return cleanError(err)
 	}
 	if k != nil {
-		runID, _ := res.LastInsertId()
-		// Not INSERT OR REPLACE: its implicit delete fires no trigger.
-		if _, err := tx.ExecContext(ctx, "DELETE FROM outputs WHERE id = ?", strings.ToLower(k.ID)); err != nil {
-			return cleanError(err)
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO outputs (id, run, at, raw, raw_size, kept_size, shown, size)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			strings.ToLower(k.ID), runID, r.At.UnixMilli(), raw, max(int64(len(k.Raw)), k.Size), kept, shown, len(raw)+len(shown)); err != nil {
-			return cleanError(err)
-		}
 		if err := s.evict(ctx, tx); err != nil {
 			return cleanError(err)
 		}

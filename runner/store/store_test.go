@@ -209,7 +209,8 @@ func TestMigrateTotals(t *testing.T) {
 	s.Record(run("a"), &Kept{ID: "aaaaaa", Raw: []byte("first output")})
 	s.Record(run("b"), &Kept{ID: "bbbbbb", Raw: []byte("second output")})
 	// Back to version 1, as a gotk from before the migration left it.
-	for _, q := range []string{"DROP TRIGGER outputs_added", "DROP TRIGGER outputs_dropped", "DROP TABLE totals", "PRAGMA user_version = 1"} {
+	for _, q := range []string{"DROP TRIGGER outputs_added", "DROP TRIGGER outputs_dropped", "DROP TABLE totals",
+		"DROP INDEX runs_journal", "ALTER TABLE runs DROP COLUMN journal", "PRAGMA user_version = 1"} {
 		if _, err := s.db.Exec(q); err != nil {
 			t.Fatal(err)
 		}
