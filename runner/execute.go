@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"syscall"
+	"time"
 
 	"github.com/gotk-dev/gotk/core/registry"
 	"github.com/gotk-dev/gotk/runner/filter"
@@ -303,12 +304,13 @@ func (a *app) spool(id string, meta store.SpoolMeta) *store.Spool {
 	if err != nil {
 		return nil
 	}
-	f, err := store.CreateSpool(path, id, meta)
-	if err != nil {
-		return nil
-	}
-	return f
+	return store.CreateSpoolAfter(path, id, meta, spoolAfter)
 }
+
+// spoolAfter is how long a run lasts before its output goes to a spool
+// file (held in memory until then): an agent's timeout kills far later,
+// and most runs are over long before.
+const spoolAfter = 100 * time.Millisecond
 
 // interrupted says, after what was captured is printed, that a signal
 // stopped the run: what is shown is what the program printed until then.

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -8,6 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,17 +20,18 @@ import (
 )
 
 // The journal keeps SQLite off the hot path: a run of `gotk <program>`
-// writes one file into the pending folder next to the database (written
-// under a temporary name, then renamed: a reader sees it whole or not at
-// all) and exits. Whatever opens the database to read it — gain, recall,
-// discover — first folds the pending files in (Open does). Each run keeps
-// its file name in runs.journal, which is unique: two gotks folding at
-// once, or a fold that died between its commit and its deletes, never
+// appends one record to the pending log next to the database and exits
+// (journal_unix.go: one write under a shared lock; elsewhere one file per
+// run). Whatever opens the database to read it — gain, recall, discover —
+// first folds the pending records in (Open does). Each record carries a
+// key (its time and id) that runs.journal keeps unique: two gotks folding
+// at once, or a fold that died between its commit and its delete, never
 // count a run twice.
 //
-// A pending file: journalMagic, one line of JSON (journalHead), then the
-// raw output and what gotk printed, raw first, as many bytes as the head
-// says.
+// A record: journalMagic, one line of JSON (journalHead, with the length
+// and CRC-32 of what follows), then the raw output and what gotk printed.
+// A record cut short (a gotk killed in the middle of its write) fails its
+// length or CRC and is skipped; reading goes on at the next magic.
 const journalMagic = "gotk-run 1\n"
 
 // PendingDir is the folder of runs not yet folded into the database at
@@ -37,6 +41,7 @@ func PendingDir(dbPath string) string {
 }
 
 type journalHead struct {
+	Key      string `json:"key"`
 	At       int64  `json:"at"` // unix milliseconds
 	Project  string `json:"project"`
 	Command  string `json:"command"`
@@ -52,11 +57,20 @@ type journalHead struct {
 	RawLen   int    `json:"raw_len,omitempty"`
 	ShownLen int    `json:"shown_len,omitempty"`
 	Size     int64  `json:"size,omitempty"`
+	CRC      uint32 `json:"crc,omitempty"` // of the raw and shown bytes
 }
 
-// Journal records a run (and, when k is not nil, its raw output) as a
-// pending file beside the database at dbPath, for the next Open to fold
-// in. It is what the runner calls after every run: no database is opened.
+// maxHead bounds a record's JSON line (a command line is at most a few
+// kilobytes; the hooks refuse longer ones).
+const maxHead = 1 << 20
+
+// maxBody bounds a record's output bytes (the runner keeps at most its
+// capture limit of each stream).
+const maxBody = 256 << 20
+
+// Journal records a run (and, when k is not nil, its raw output) in the
+// pending log beside the database at dbPath, for the next Open to fold in.
+// It is what the runner calls after every run: no database is opened.
 func Journal(dbPath string, r Run, k *Kept) error {
 	dir := PendingDir(dbPath)
 	if err := os.Mkdir(dir, dirMode); err != nil && !errors.Is(err, fs.ErrExist) {
@@ -67,76 +81,144 @@ func Journal(dbPath string, r Run, k *Kept) error {
 			return err
 		}
 	}
+	rec, err := encodeRecord(r, k)
+	if err != nil {
+		return err
+	}
+	return appendRecord(dir, rec)
+}
+
+// encodeRecord is one record of the pending log.
+func encodeRecord(r Run, k *Kept) ([]byte, error) {
 	h := journalHead{
 		At: r.At.UnixMilli(), Project: r.Project, Command: r.Command, Rule: r.Rule, Mode: r.Mode,
 		Measured: r.Measured, RawBytes: r.RawBytes, Shown: r.Shown, Exit: r.Exit, Duration: r.Duration.Milliseconds(),
 	}
-	id := ""
+	id := NewID()
 	if k != nil {
 		h.ID, h.RawLen, h.ShownLen, h.Size = strings.ToLower(k.ID), len(k.Raw), len(k.Shown), k.Size
-		id = h.ID
-	} else {
-		id = NewID()
+		crc := crc32.NewIEEE()
+		crc.Write(k.Raw)
+		crc.Write(k.Shown)
+		h.CRC = crc.Sum32()
+		id = h.ID + id
 	}
+	h.Key = fmt.Sprintf("%016x-%s", r.At.UnixNano(), id)
 	head, err := json.Marshal(h)
 	if err != nil {
-		return err
-	}
-	name := fmt.Sprintf("%016x-%s.run", r.At.UnixNano(), id)
-	tmp := filepath.Join(dir, ".tmp-"+name)
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode)
-	if err != nil {
-		return err
+		return nil, err
 	}
 	buf := make([]byte, 0, len(journalMagic)+len(head)+1+h.RawLen+h.ShownLen)
 	buf = append(append(append(buf, journalMagic...), head...), '\n')
 	if k != nil {
 		buf = append(append(buf, k.Raw...), k.Shown...)
 	}
-	_, err = f.Write(buf)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(dir, name))
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	return buf, nil
 }
 
-// readJournal reads one pending file.
-func readJournal(path string) (Run, *Kept, error) {
-	var r Run
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return r, nil, err
-	}
-	rest, ok := bytes.CutPrefix(data, []byte(journalMagic))
-	if !ok {
-		return r, nil, errors.New("not a gotk run file")
-	}
-	line, body, ok := bytes.Cut(rest, []byte("\n"))
-	if !ok {
-		return r, nil, errors.New("run file cut short")
-	}
-	var h journalHead
-	if err := json.Unmarshal(line, &h); err != nil {
-		return r, nil, fmt.Errorf("run file: %w", err)
-	}
-	r = Run{At: time.UnixMilli(h.At), Project: h.Project, Command: h.Command, Rule: h.Rule, Mode: h.Mode,
-		Measured: h.Measured, RawBytes: h.RawBytes, Shown: h.Shown, Exit: h.Exit, Duration: time.Duration(h.Duration) * time.Millisecond}
-	if h.ID == "" {
-		return r, nil, nil
-	}
-	if h.RawLen < 0 || h.ShownLen < 0 || len(body) != h.RawLen+h.ShownLen {
-		return r, nil, errors.New("run file cut short")
-	}
-	return r, &Kept{ID: h.ID, Raw: body[:h.RawLen], Shown: body[h.RawLen:], Size: h.Size}, nil
+// record is one decoded record.
+type record struct {
+	key string
+	run Run
+	k   *Kept
 }
 
-// foldBatch bounds the runs folded in one transaction.
+// readRecords calls fn with each whole record of r in order, and returns
+// how many damaged ones it skipped.
+func readRecords(r io.Reader, fn func(record) error) (damaged int, err error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	magic := []byte(journalMagic)
+	synced := true
+	for {
+		// At a record's start, or looking for the next one.
+		if !synced {
+			if !skipToMagic(br, magic) {
+				return damaged, nil
+			}
+		} else {
+			got, err := br.Peek(len(magic))
+			if len(got) == 0 && errors.Is(err, io.EOF) {
+				return damaged, nil
+			}
+			if !bytes.Equal(got, magic) {
+				damaged++
+				synced = false
+				continue
+			}
+			br.Discard(len(magic))
+		}
+		synced = true
+		line, err := readLine(br, maxHead)
+		var h journalHead
+		if err != nil || json.Unmarshal(line, &h) != nil || h.Key == "" || h.RawLen < 0 || h.ShownLen < 0 {
+			damaged++
+			synced = false
+			continue
+		}
+		rec := record{key: h.Key, run: Run{At: time.UnixMilli(h.At), Project: h.Project, Command: h.Command, Rule: h.Rule,
+			Mode: h.Mode, Measured: h.Measured, RawBytes: h.RawBytes, Shown: h.Shown, Exit: h.Exit,
+			Duration: time.Duration(h.Duration) * time.Millisecond}}
+		if h.ID != "" {
+			// Grown as the bytes come: a damaged length allocates no more
+			// than the file holds.
+			var b bytes.Buffer
+			n := int64(h.RawLen) + int64(h.ShownLen)
+			got, _ := io.CopyN(&b, br, min(n, maxBody))
+			body := b.Bytes()
+			if n > maxBody || got != n || crc32.ChecksumIEEE(body) != h.CRC {
+				damaged++
+				synced = false
+				continue
+			}
+			rec.k = &Kept{ID: h.ID, Raw: body[:h.RawLen], Shown: body[h.RawLen:], Size: h.Size}
+		}
+		if err := fn(rec); err != nil {
+			return damaged, err
+		}
+	}
+}
+
+// skipToMagic reads up to the next magic (consuming it); false at the end.
+func skipToMagic(br *bufio.Reader, magic []byte) bool {
+	matched := 0
+	for {
+		c, err := br.ReadByte()
+		if err != nil {
+			return false
+		}
+		switch {
+		case c == magic[matched]:
+			matched++
+			if matched == len(magic) {
+				return true
+			}
+		case c == magic[0]:
+			matched = 1
+		default:
+			matched = 0
+		}
+	}
+}
+
+// readLine reads one line (without its newline) of at most max bytes.
+func readLine(br *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		part, err := br.ReadSlice('\n')
+		line = append(line, part...)
+		if len(line) > max {
+			return nil, errors.New("line too long")
+		}
+		if err == nil {
+			return line[:len(line)-1], nil
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return nil, err
+		}
+	}
+}
+
+// foldBatch bounds the pending files folded in one transaction.
 const foldBatch = 256
 
 // staleTemp is how old a temporary pending file (a gotk killed while
@@ -144,9 +226,13 @@ const foldBatch = 256
 const staleTemp = time.Hour
 
 // Fold moves the pending runs into the database, oldest first, and
-// removes their files. A damaged file is removed and counted in the error.
+// removes what it folded. Damaged records are skipped and counted in a
+// damagedError; any other error leaves the pending files for next time.
 func (s *Store) Fold() error {
 	dir := PendingDir(s.path)
+	if err := claimLog(dir); err != nil {
+		return err
+	}
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -154,7 +240,7 @@ func (s *Store) Fold() error {
 	if err != nil {
 		return err
 	}
-	var names []string
+	var segments, runs []string
 	for _, e := range entries {
 		n := e.Name()
 		switch {
@@ -162,71 +248,89 @@ func (s *Store) Fold() error {
 			if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > staleTemp {
 				os.Remove(filepath.Join(dir, n))
 			}
+		case strings.HasPrefix(n, segmentPrefix):
+			segments = append(segments, n)
 		case strings.HasSuffix(n, ".run"):
-			names = append(names, n)
+			runs = append(runs, n)
 		}
 	}
-	sort.Strings(names) // the names start with the time in fixed-width hex
-	var damaged []string
+	// The names start with the time in fixed-width hex: oldest first.
+	sort.Strings(segments)
+	sort.Strings(runs)
+	groups := make([][]string, 0, len(segments)+len(runs)/foldBatch+1)
+	for _, n := range segments {
+		groups = append(groups, []string{n})
+	}
+	for len(runs) > 0 {
+		n := min(foldBatch, len(runs))
+		groups, runs = append(groups, runs[:n]), runs[n:]
+	}
+	damaged := 0
 	zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
-	for len(names) > 0 {
-		batch := names[:min(foldBatch, len(names))]
-		names = names[len(batch):]
-		bad, err := s.foldBatch(zw, dir, batch)
+	for _, g := range groups {
+		bad, err := s.foldFiles(zw, dir, g)
 		if err != nil {
 			return err
 		}
-		damaged = append(damaged, bad...)
-		for _, n := range batch {
+		damaged += bad
+		for _, n := range g {
 			os.Remove(filepath.Join(dir, n))
 		}
 	}
-	if len(damaged) > 0 {
-		return damagedError(fmt.Sprintf("%d damaged pending run file(s) removed: %s", len(damaged), strings.Join(damaged, ", ")))
+	if damaged > 0 {
+		return damagedError(fmt.Sprintf("%d damaged pending record(s) skipped (a gotk stopped while writing one)", damaged))
 	}
 	return nil
 }
 
-// damagedError says which pending files could not be read (and were
-// removed); the store is fine.
+// damagedError says how many pending records could not be read; the store
+// is fine.
 type damagedError string
 
 func (e damagedError) Error() string { return string(e) }
 
-func (s *Store) foldBatch(zw *gzip.Writer, dir string, names []string) (damaged []string, err error) {
+// foldFiles folds the records of the pending files names in one
+// transaction.
+func (s *Store) foldFiles(zw *gzip.Writer, dir string, names []string) (damaged int, err error) {
 	ctx := context.Background()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return nil, cleanError(err)
+		return 0, cleanError(err)
 	}
 	defer tx.Rollback()
 	kept := false
 	for _, n := range names {
-		r, k, err := readJournal(filepath.Join(dir, n))
+		path := filepath.Join(dir, n)
+		waitWriters(path)
+		f, err := os.Open(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // folded by another gotk meanwhile
 		}
 		if err != nil {
-			damaged = append(damaged, n)
-			continue
+			return 0, err
 		}
-		added, err := s.insert(ctx, tx, zw, r, k, n)
+		bad, err := readRecords(f, func(rec record) error {
+			added, err := s.insert(ctx, tx, zw, rec.run, rec.k, rec.key)
+			kept = kept || (added && rec.k != nil)
+			return err
+		})
+		f.Close()
 		if err != nil {
-			return nil, cleanError(err)
+			return 0, cleanError(err)
 		}
-		kept = kept || (added && k != nil)
+		damaged += bad
 	}
 	if kept {
 		if err := s.evict(ctx, tx); err != nil {
-			return nil, cleanError(err)
+			return 0, cleanError(err)
 		}
 	}
 	return damaged, cleanError(tx.Commit())
 }
 
 // insert adds one run (and its kept output) inside tx; journal is its
-// pending file's name, or "" for a run recorded directly. It reports
-// false when that file was folded already.
+// record's key, or "" for a run recorded directly. It reports false when
+// that record was folded already.
 func (s *Store) insert(ctx context.Context, tx *sql.Tx, zw *gzip.Writer, r Run, k *Kept, journal string) (bool, error) {
 	var rawN, shownN, jn any
 	if r.Measured {
@@ -260,15 +364,14 @@ func (s *Store) insert(ctx context.Context, tx *sql.Tx, zw *gzip.Writer, r Run, 
 	return true, err
 }
 
-// pendingCount is how many runs wait in the pending folder (for tests and
-// for OpenExisting: runs pending and no database yet still make a report).
-func pendingCount(dbPath string) int {
+// pending reports whether runs wait to be folded (OpenExisting: runs
+// pending and no database yet still make a report).
+func pending(dbPath string) bool {
 	entries, _ := os.ReadDir(PendingDir(dbPath))
-	n := 0
 	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".run") && !strings.HasPrefix(e.Name(), ".tmp-") {
-			n++
+		if n := e.Name(); !strings.HasPrefix(n, ".tmp-") {
+			return true
 		}
 	}
-	return n
+	return false
 }

@@ -12,6 +12,25 @@ import (
 	"time"
 )
 
+// pendingRecords counts the whole records waiting in the pending folder.
+func pendingRecords(t *testing.T, path string) int {
+	t.Helper()
+	entries, _ := os.ReadDir(PendingDir(path))
+	n := 0
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".tmp-") {
+			continue
+		}
+		f, err := os.Open(filepath.Join(PendingDir(path), e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		readRecords(f, func(record) error { n++; return nil })
+		f.Close()
+	}
+	return n
+}
+
 // runsIn opens the store at path (folding) and returns its runs.
 func runsIn(t *testing.T, path string) []Run {
 	t.Helper()
@@ -46,7 +65,7 @@ func TestJournalRoundTrip(t *testing.T) {
 	if _, err := os.Stat(path); err == nil {
 		t.Fatal("journaling opened the database")
 	}
-	if n := pendingCount(path); n != 2 {
+	if n := pendingRecords(t, path); n != 2 {
 		t.Fatalf("pending = %d, want 2", n)
 	}
 	s, err := OpenExisting(path)
@@ -74,7 +93,7 @@ func TestJournalRoundTrip(t *testing.T) {
 	if !bytes.Equal(e.Raw, raw) || string(e.Shown) != "shown\n" || e.RawSize != 99999 || e.Exit != 3 || e.Command != r.Command {
 		t.Errorf("recalled %+v", e)
 	}
-	if n := pendingCount(path); n != 0 {
+	if n := pendingRecords(t, path); n != 0 {
 		t.Errorf("pending after fold = %d", n)
 	}
 }
@@ -156,19 +175,30 @@ func TestJournalConcurrent(t *testing.T) {
 	}
 }
 
-// A damaged pending file (not gotk's, cut short) is removed and said once;
-// the others fold; a temporary file of a run still being written stays
-// unless it is old.
+// Damaged records (a gotk killed in the middle of its write, garbage) are
+// skipped and counted once; the records around them fold; a temporary
+// file of a run still being written stays unless it is old.
 func TestFoldDamaged(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "gotk.db")
-	if err := Journal(path, run("good"), &Kept{ID: "aaaaaa", Raw: []byte("0123456789")}); err != nil {
-		t.Fatal(err)
-	}
 	dir := PendingDir(path)
-	entries, _ := os.ReadDir(dir)
-	good, _ := os.ReadFile(filepath.Join(dir, entries[0].Name()))
-	os.WriteFile(filepath.Join(dir, "0000000000000001-bbbbbb.run"), good[:len(good)-3], 0o600)
-	os.WriteFile(filepath.Join(dir, "0000000000000002-cccccc.run"), []byte("hello"), 0o600)
+	os.MkdirAll(dir, 0o700)
+	rec := func(cmd string, raw string) []byte {
+		b, err := encodeRecord(run(cmd), &Kept{ID: NewID(), Raw: []byte(raw), Shown: []byte("s")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	var log []byte
+	log = append(log, rec("first", "0123456789")...)
+	cut := rec("cut", "abcdefghij")
+	log = append(log, cut[:len(cut)-4]...) // killed mid-write
+	log = append(log, "garbage\n"...)
+	bad := rec("flipped", "klmnopqrst")
+	bad[len(bad)-3] ^= 1 // fails its CRC
+	log = append(log, bad...)
+	log = append(log, rec("last", "gotk-run 1\n inside an output")...)
+	os.WriteFile(filepath.Join(dir, segmentPrefix+"0000000000000001-aaaaaa.log"), log, 0o600)
 	fresh := filepath.Join(dir, ".tmp-0000000000000003-dddddd.run")
 	old := filepath.Join(dir, ".tmp-0000000000000004-eeeeee.run")
 	os.WriteFile(fresh, []byte("gotk-run 1\n{"), 0o600)
@@ -180,12 +210,16 @@ func TestFoldDamaged(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	w := s.Warning()
-	if !strings.Contains(w, "2 damaged") || !strings.Contains(w, "bbbbbb") || !strings.Contains(w, "cccccc") {
+	if w := s.Warning(); !strings.Contains(w, "damaged pending record") {
 		t.Errorf("warning = %q", w)
 	}
-	if runs, _ := s.Runs(""); len(runs) != 1 || runs[0].Command != "good" {
-		t.Errorf("runs = %+v", runs)
+	runs, _ := s.Runs("")
+	var cmds []string
+	for _, r := range runs {
+		cmds = append(cmds, r.Command)
+	}
+	if strings.Join(cmds, " ") != "first last" {
+		t.Errorf("folded %q, want first and last", cmds)
 	}
 	if _, err := os.Stat(fresh); err != nil {
 		t.Error("a fresh temporary file was removed")
@@ -193,9 +227,31 @@ func TestFoldDamaged(t *testing.T) {
 	if _, err := os.Stat(old); err == nil {
 		t.Error("a stale temporary file was kept")
 	}
-	if n := pendingCount(path); n != 0 {
+	if n := pendingRecords(t, path); n != 0 {
 		t.Errorf("pending = %d", n)
 	}
+}
+
+// Any bytes at all in the pending folder: folding never fails the store
+// and never panics, and what it cannot read it skips.
+func FuzzReadRecords(f *testing.F) {
+	good, _ := encodeRecord(run("x"), &Kept{ID: "abcdef", Raw: []byte("raw"), Shown: []byte("s")})
+	f.Add(good)
+	f.Add(append(append([]byte{}, good[:20]...), good...))
+	f.Add([]byte("gotk-run 1\n{\"key\":\"k\",\"id\":\"a\",\"raw_len\":999999999}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		n := 0
+		readRecords(bytes.NewReader(data), func(r record) error {
+			if r.key == "" || (r.k != nil && len(r.k.Raw)+len(r.k.Shown) > len(data)) {
+				t.Fatalf("record %+v out of %d bytes", r, len(data))
+			}
+			n++
+			return nil
+		})
+		if n > len(data)/len(journalMagic) {
+			t.Fatalf("%d records from %d bytes", n, len(data))
+		}
+	})
 }
 
 // Pending files are the user's raw output: private like the database.

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+	"time"
 )
 
 // checkPrivate fails unless dir is 0700 and every file in it 0600 or
@@ -144,5 +145,56 @@ func TestSpoolRoundTrip(t *testing.T) {
 	os.WriteFile(SpoolPath(db, "old"), []byte("raw bytes\n"), 0o600)
 	if got, _ = ReadSpool(db, "old"); string(got.Combined) != "raw bytes\n" || got.Meta.Argv != nil {
 		t.Fatalf("old spool: %+v", got)
+	}
+}
+
+// A spool made with CreateSpoolAfter holds its frames in memory until the
+// run has lasted that long, then writes them all to its file; a megabyte
+// held makes the file at once; Discard leaves nothing.
+func TestSpoolAfter(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "data", "gotk.db")
+	meta := SpoolMeta{Argv: []string{"make"}, Ran: []string{"make"}}
+	sp := CreateSpoolAfter(db, "aaaaaa", meta, 50*time.Millisecond)
+	sp.Write(SpoolStdout, []byte("early\n"))
+	if _, err := os.Stat(SpoolPath(db, "aaaaaa")); err == nil {
+		t.Fatal("spool file made before the run lasted 50ms")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if _, err := os.Stat(SpoolPath(db, "aaaaaa")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("spool file never made")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	sp.Write(SpoolStderr, []byte("late\n"))
+	got, err := ReadSpool(db, "aaaaaa")
+	if err != nil || string(got.Combined) != "early\nlate\n" || got.Meta.Argv[0] != "make" {
+		t.Fatalf("spool = %q %+v, %v", got.Combined, got.Meta, err)
+	}
+	fi, _ := os.Stat(SpoolPath(db, "aaaaaa"))
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", fi.Mode().Perm())
+	}
+	sp.Discard()
+	if _, err := os.Stat(SpoolPath(db, "aaaaaa")); err == nil {
+		t.Error("Discard left the file")
+	}
+
+	big := CreateSpoolAfter(db, "bbbbbb", meta, time.Hour)
+	big.Write(SpoolStdout, make([]byte, spoolHold+1))
+	if got, err := ReadSpool(db, "bbbbbb"); err != nil || len(got.Combined) != spoolHold+1 {
+		t.Fatalf("a megabyte held: spool %d bytes, %v", len(got.Combined), err)
+	}
+	big.Discard()
+
+	quick := CreateSpoolAfter(db, "cccccc", meta, 20*time.Millisecond)
+	quick.Write(SpoolStdout, []byte("x"))
+	quick.Discard()
+	time.Sleep(60 * time.Millisecond)
+	if _, err := os.Stat(SpoolPath(db, "cccccc")); err == nil {
+		t.Error("a run over before its spool was due left a file")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 )
 
 // A spool file holds a running command's output as it arrives, so that
@@ -35,32 +36,77 @@ type SpoolMeta struct {
 	Ran  []string `json:"ran"`  // as run
 }
 
-// Spool is an open spool file; its writes are safe for concurrent use.
+// Spool is a spool file; its writes are safe for concurrent use. It may
+// start in memory (CreateSpoolAfter): most runs end in milliseconds, and
+// creating a file costs most of a millisecond on some file systems.
 type Spool struct {
-	mu   sync.Mutex
-	f    *os.File
-	buf  []byte
-	path string
+	mu      sync.Mutex
+	f       *os.File
+	buf     []byte
+	path    string
+	head    []byte // the header, until the file is made
+	held    []byte // frames written before the file is made
+	timer   *time.Timer
+	failed  bool // the file could not be made: writes are dropped
+	discard bool
 }
+
+// spoolHold bounds the frames a spool holds in memory before it makes its
+// file (however young the run).
+const spoolHold = 1 << 20
 
 // CreateSpool creates the spool file for id (0600, in the private data
 // directory next to the database at dbPath) and writes its header.
 func CreateSpool(dbPath, id string, meta SpoolMeta) (*Spool, error) {
-	if err := privateDir(filepath.Dir(dbPath)); err != nil {
+	s := newSpool(dbPath, id, meta)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.create(); err != nil {
 		return nil, err
 	}
-	path := SpoolPath(dbPath, id)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, fileMode)
-	if err != nil {
-		return nil, err
-	}
+	return s, nil
+}
+
+// CreateSpoolAfter is CreateSpool for a run that may end soon: the file is
+// made once the run has lasted after (or held a megabyte); until then its
+// frames are held in memory. A gotk killed before that leaves no spool.
+func CreateSpoolAfter(dbPath, id string, meta SpoolMeta, after time.Duration) *Spool {
+	s := newSpool(dbPath, id, meta)
+	s.timer = time.AfterFunc(after, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.f == nil && !s.failed && !s.discard {
+			s.create()
+		}
+	})
+	return s
+}
+
+func newSpool(dbPath, id string, meta SpoolMeta) *Spool {
 	head, _ := json.Marshal(meta)
-	if _, err := f.Write(append(append([]byte(spoolMagic), head...), '\n')); err != nil {
-		f.Close()
-		os.Remove(path)
-		return nil, err
+	return &Spool{path: SpoolPath(dbPath, id), head: append(append([]byte(spoolMagic), head...), '\n')}
+}
+
+// create makes the file and writes the header and the held frames; s.mu
+// is held.
+func (s *Spool) create() error {
+	if err := privateDir(filepath.Dir(s.path)); err != nil {
+		s.failed = true
+		return err
 	}
-	return &Spool{f: f, path: path}, nil
+	f, err := os.OpenFile(s.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, fileMode)
+	if err != nil {
+		s.failed = true
+		return err
+	}
+	if _, err := f.Write(append(s.head, s.held...)); err != nil {
+		f.Close()
+		os.Remove(s.path)
+		s.failed = true
+		return err
+	}
+	s.f, s.held = f, nil
+	return nil
 }
 
 // Write appends p as one frame of stream; one write to the file, so a
@@ -68,17 +114,36 @@ func CreateSpool(dbPath, id string, meta SpoolMeta) (*Spool, error) {
 func (s *Spool) Write(stream int, p []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.failed || s.discard {
+		return nil
+	}
 	s.buf = append(s.buf[:0], byte(stream))
 	s.buf = binary.AppendUvarint(s.buf, uint64(len(p)))
 	s.buf = append(s.buf, p...)
+	if s.f == nil {
+		s.held = append(s.held, s.buf...)
+		if len(s.held) > spoolHold {
+			return s.create()
+		}
+		return nil
+	}
 	_, err := s.f.Write(s.buf)
 	return err
 }
 
 // Discard closes and removes the spool file: the run was recorded.
 func (s *Spool) Discard() {
-	s.f.Close()
-	os.Remove(s.path)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.discard = true
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	s.held = nil
+	if s.f != nil {
+		s.f.Close()
+		os.Remove(s.path)
+	}
 }
 
 // SpoolData is a spool file read back.

@@ -84,7 +84,7 @@ func Open(path string) (*Store, error) {
 // ErrNoDatabase when nothing was recorded yet (no database, no pending run).
 func OpenExisting(path string) (*Store, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		if pendingCount(path) == 0 {
+		if !pending(path) {
 			return nil, ErrNoDatabase
 		}
 		return Open(path)
