@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // hook.go: gotk's hook entry in an agent's JSON settings — where it goes,
@@ -223,7 +224,7 @@ func (s *HookSpec) AllOurs(hooks *Node, o Owner) bool {
 	return true
 }
 
-var rtkWord = regexp.MustCompile(`(^|[\s/"'])rtk([\s"']|$)|rtk-rewrite`)
+var rtkWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[\s/"'])rtk([\s"']|$)|rtk-rewrite`) })
 
 // Conflicts names other hooks on the same tool that rewrite commands too.
 func (s *HookSpec) Conflicts(arr *Node) []string {
@@ -236,7 +237,7 @@ func (s *HookSpec) Conflicts(arr *Node) []string {
 			return
 		}
 		for _, k := range []string{"command", "bash"} {
-			if cmd, ok := h.GetStr(k); ok && rtkWord.MatchString(cmd) {
+			if cmd, ok := h.GetStr(k); ok && rtkWord().MatchString(cmd) {
 				notes = append(notes, fmt.Sprintf("conflict: %s runs %q, which also rewrites %s commands; the two rewrites race. Remove one of them (for RTK: rtk init -g --uninstall)", where, cmd, s.Tool))
 				return
 			}

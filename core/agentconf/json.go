@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tailscale/hujson"
 )
@@ -87,11 +88,11 @@ func ParseJSONC(src []byte) (*Node, error) {
 	return fromHu(&v, bom), nil
 }
 
-var huErrAt = regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
+var huErrAt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`) })
 
 // huErr turns hujson's error into a SyntaxError at its byte offset.
 func huErr(src []byte, bom int, err error) error {
-	m := huErrAt.FindStringSubmatch(err.Error())
+	m := huErrAt().FindStringSubmatch(err.Error())
 	if m == nil {
 		return &SyntaxError{Off: 0, Msg: err.Error()}
 	}

@@ -2,7 +2,6 @@ package permission
 
 import (
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -61,9 +60,9 @@ var clineSubcommands = func() map[string]map[string]bool {
 }()
 
 var (
-	clineAssign = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\+?=`)
-	clinePython = regexp.MustCompile(`^python[\d.]*$`)
-	clineInline = regexp.MustCompile(`^-[A-Za-z]*i(\..*)?$`)
+	clineAssign = lazyRE(`^[A-Za-z_][A-Za-z0-9_]*\+?=`)
+	clinePython = lazyRE(`^python[\d.]*$`)
+	clineInline = lazyRE(`^-[A-Za-z]*i(\..*)?$`)
 )
 
 // clinePlanGuard reports whether Cline's plan-mode guard may refuse the
@@ -73,12 +72,12 @@ var (
 func clinePlanGuard(cmd string) bool {
 	w := strings.Fields(cmd)
 	i := 0
-	for i < len(w) && (clineAssign.MatchString(w[i]) || clineKeywords[w[i]]) {
+	for i < len(w) && (clineAssign().MatchString(w[i]) || clineKeywords[w[i]]) {
 		i++
 	}
 	for i < len(w) && clineWrappers[clineProgram(w[i])] {
 		i++
-		for i < len(w) && (strings.HasPrefix(w[i], "-") || w[i] == "{}" || clineAssign.MatchString(w[i]) || clineDuration.MatchString(w[i])) {
+		for i < len(w) && (strings.HasPrefix(w[i], "-") || w[i] == "{}" || clineAssign().MatchString(w[i]) || clineDuration().MatchString(w[i])) {
 			i++
 		}
 	}
@@ -113,10 +112,10 @@ func clinePlanGuard(cmd string) bool {
 		return false
 	}
 	switch {
-	case clinePython.MatchString(prog):
+	case clinePython().MatchString(prog):
 		return has(func(a string) bool { return a == "pip" || a == "pip3" })
 	case prog == "sed" || prog == "gsed" || prog == "perl":
-		return has(func(a string) bool { return clineInline.MatchString(a) || strings.HasPrefix(a, "--in-place") })
+		return has(func(a string) bool { return clineInline().MatchString(a) || strings.HasPrefix(a, "--in-place") })
 	case prog == "awk" || prog == "gawk" || prog == "nawk" || prog == "mawk":
 		return has(func(a string) bool { return strings.Contains(a, "inplace") })
 	case prog == "sort":
@@ -138,7 +137,7 @@ func clinePlanGuard(cmd string) bool {
 
 var clineKeywords = set("if", "then", "else", "elif", "fi", "while", "until", "do", "done", "for", "case", "esac", "!", "{", "}")
 
-var clineDuration = regexp.MustCompile(`^\d+[smhd]?$`)
+var clineDuration = lazyRE(`^\d+[smhd]?$`)
 
 // clineProgram is the guard's name for a program word: quotes removed, the
 // last path element, lower case, without .exe.

@@ -227,7 +227,7 @@ func droidPattern(entry string) *regexp.Regexp {
 	var b strings.Builder
 	b.WriteString("(?i)(^|[\\s;&|(`]+)")
 	b.WriteString(regexp.QuoteMeta(w[0]))
-	if regexp.MustCompile(`\w$`).MatchString(w[0]) {
+	if droidWordEnd().MatchString(w[0]) {
 		b.WriteString(`\b`)
 	}
 	if len(w) == 1 {
@@ -376,3 +376,5 @@ func withGotk(test func(string) bool) func(string) bool {
 		return false
 	}
 }
+
+var droidWordEnd = lazyRE(`\w$`)

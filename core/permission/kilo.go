@@ -257,7 +257,7 @@ func kiloCatchAll(pattern string) bool {
 // before one of its words (the rewrite), in Kilo's wildcard. Runs of
 // blanks in the pattern count as one, as in the command's words.
 func kiloRuleMatches(pattern, cmd string) bool {
-	pattern = kiloBlanks.ReplaceAllString(pattern, " ")
+	pattern = kiloBlanks().ReplaceAllString(pattern, " ")
 	if kiloMatch(cmd, pattern) {
 		return true
 	}
@@ -272,8 +272,8 @@ func kiloRuleMatches(pattern, cmd string) bool {
 }
 
 var (
-	kiloSpecial = regexp.MustCompile(`[.+^${}()|\[\]\\]`)
-	kiloBlanks  = regexp.MustCompile(`[ \t]+`)
+	kiloSpecial = lazyRE(`[.+^${}()|\[\]\\]`)
+	kiloBlanks  = lazyRE(`[ \t]+`)
 )
 
 // kiloMatch is Kilo's wildcard: * any text, ? one character, a trailing
@@ -281,7 +281,7 @@ var (
 func kiloMatch(text, pattern string) bool {
 	re, ok := kiloCompiled.Load(pattern)
 	if !ok {
-		p := kiloSpecial.ReplaceAllStringFunc(strings.ReplaceAll(pattern, `\`, "/"), func(s string) string { return `\` + s })
+		p := kiloSpecial().ReplaceAllStringFunc(strings.ReplaceAll(pattern, `\`, "/"), func(s string) string { return `\` + s })
 		p = strings.ReplaceAll(strings.ReplaceAll(p, "*", ".*"), "?", ".")
 		if strings.HasSuffix(p, " .*") {
 			p = strings.TrimSuffix(p, " .*") + "( .*)?"

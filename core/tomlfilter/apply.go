@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -82,7 +83,8 @@ type Options struct {
 	Notes  Notes
 }
 
-var ansiRE = regexp.MustCompile(`\x1b\[[0-9;]*[a-zA-Z]`)
+// ansiRE is compiled on first use (a hook never applies a filter).
+var ansiRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;]*[a-zA-Z]`) })
 
 // Apply runs RTK's pipeline (a line's trailing CR is kept, out of the
 // rules' sight), in RTK's order: strip_ansi, replace (line by
@@ -94,7 +96,7 @@ func (f *Filter) Apply(lines []string, o Options) Result {
 	if f.StripANSI {
 		for i, l := range lines {
 			if strings.Contains(l, "\x1b") {
-				lines[i] = ansiRE.ReplaceAllString(l, "")
+				lines[i] = ansiRE().ReplaceAllString(l, "")
 			}
 		}
 	}

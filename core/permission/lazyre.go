@@ -1,0 +1,12 @@
+package permission
+
+import (
+	"regexp"
+	"sync"
+)
+
+// lazyRE compiles pattern on first use: a hook runs one host's reader, so
+// no other host's expressions are compiled at start (package init).
+func lazyRE(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
