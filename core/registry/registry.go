@@ -6,7 +6,9 @@ package registry
 
 import (
 	"path"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // Category groups rules for reports (`gotk gain`, the rules text).
@@ -87,8 +89,8 @@ func IsReadOnly(argv []string) bool {
 	}
 	args := argv[1:]
 	operands := skipGlobals(argv[0], args)
-	for _, i := range byProgram[argv[0]] {
-		r := &table[i]
+	for _, i := range rowsFor(argv[0]) {
+		r := &table()[i]
 		if r.Sub != nil && !hasSub(operands, r.Sub) {
 			continue
 		}
@@ -98,15 +100,29 @@ func IsReadOnly(argv []string) bool {
 }
 
 // Rules returns the table, in order. Callers must not modify it.
-func Rules() []Rule { return table }
+func Rules() []Rule { return table() }
 
-var byProgram = func() map[string][]int {
+// table is the registry, built on first use: a hook asked about a command
+// no row names (tablePrograms) never builds it.
+var table = sync.OnceValue(buildTable)
+
+// byProgram indexes the table by program.
+var byProgram = sync.OnceValue(func() map[string][]int {
 	m := map[string][]int{}
-	for i, r := range table {
+	for i, r := range table() {
 		m[r.Program] = append(m[r.Program], i)
 	}
 	return m
-}()
+})
+
+// rowsFor are the table rows of prog, in order; none, without building
+// the table, when no row names prog.
+func rowsFor(prog string) []int {
+	if _, ok := slices.BinarySearch(tablePrograms[:], prog); !ok {
+		return nil
+	}
+	return byProgram()[prog]
+}
 
 // binDirs are the directories whose programs are the ones the table names
 // when spelled by absolute path (`/usr/bin/git status`).
@@ -177,8 +193,8 @@ func classify(argv []string, at, depth int) (Match, bool) {
 	}
 	args := argv[at+1:]
 	operands := skipGlobals(prog, args)
-	for _, i := range byProgram[prog] {
-		r := &table[i]
+	for _, i := range rowsFor(prog) {
+		r := &table()[i]
 		if r.Sub != nil && !hasSub(operands, r.Sub) {
 			continue
 		}

@@ -25,7 +25,7 @@ var categoryTitles = []struct {
 func Commands() map[Category][]string {
 	out := map[Category][]string{}
 	seen := map[string]bool{}
-	for _, r := range table {
+	for _, r := range table() {
 		names := []string{r.Program}
 		if r.Usage != "" {
 			names = []string{r.Usage}

@@ -2,12 +2,14 @@ package registry
 
 import "strings"
 
-// table is the registry: one row per command gotk renders compactly.
+// buildTable builds the registry: one row per command gotk renders compactly
+// (built on first use, not at package init: see table).
 // Order matters only among rows of the same program: the first row that
 // matches wins. Columns: id, program, subcommands (nil: any), category,
 // pipe safety, runner handler, extra acceptance test, read-only test
 // (Claude Code would run it without asking).
-var table = []Rule{
+func buildTable() []Rule {
+	return []Rule{
 	// ── tests ──────────────────────────────────────────────────────────────
 	{ID: "go.test", Program: "go", Sub: subs("test"), Category: Tests, Handler: "go-test"},
 	{ID: "cargo.test", Program: "cargo", Sub: subs("test"), Category: Tests, Handler: "cargo-test"},
@@ -185,6 +187,7 @@ var table = []Rule{
 	{ID: "rsync", Program: "rsync", Category: Other, Handler: "rsync", Accept: all(hasOperand, noFlag("--daemon", "--progress", "-P", "--info"))},
 	{ID: "ollama", Program: "ollama", Sub: subs("pull", "list", "ps", "show"), Category: Other, Handler: "ollama"},
 	{ID: "ollama", Program: "jira", Sub: subs("issue list", "sprint list", "epic list", "board list"), Category: Other, Handler: "ollama", Usage: "jira issue list --plain", Accept: anyFlag("--plain")},
+	}
 }
 
 // Long-running forms — dev servers, watchers, followers, REPLs — are never

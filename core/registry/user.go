@@ -110,8 +110,8 @@ func userRule(prog string, argv []string) (*Rule, bool) {
 // its subcommand whose acceptance test fails, or a long-running form.
 func refused(prog string, args []string) bool {
 	operands := skipGlobals(prog, args)
-	for _, i := range byProgram[prog] {
-		r := &table[i]
+	for _, i := range rowsFor(prog) {
+		r := &table()[i]
 		if r.Sub != nil && !hasSub(operands, r.Sub) {
 			continue
 		}
