@@ -2,6 +2,7 @@ package agentconf
 
 import (
 	"fmt"
+	"github.com/gotk-dev/gotk/core/permission"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,7 +121,7 @@ func Agents() []*Agent {
 			Parts: func(e *Env, s Scope, b Bins) []Part {
 				f := filepath.Join(ClaudeDir(e), "settings.json")
 				if s == Project {
-					f = filepath.Join(e.Cwd, ".claude", "settings.json")
+					f = permission.ClaudeProjectSettings(e.Cwd)
 				}
 				// Claude Code skips a settings file with a comment or a
 				// trailing comma ("Invalid or malformed JSON";
@@ -174,7 +175,7 @@ func Agents() []*Agent {
 			Parts: func(e *Env, s Scope, b Bins) []Part {
 				f := filepath.Join(GeminiDir(e), "settings.json")
 				if s == Project {
-					f = filepath.Join(e.Cwd, ".gemini", "settings.json")
+					f = permission.GeminiProjectSettings(e.Cwd)
 				}
 				// Gemini CLI strips comments, then JSON.parse: a trailing
 				// comma fails the file (gemini-cli 0.61 loadSettings).

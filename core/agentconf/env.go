@@ -61,13 +61,10 @@ func VibeDir(e *Env) string { return filepath.Clean(permission.VibeHome(e.perm()
 
 // GeminiDir is ~/.gemini, where GEMINI_CLI_HOME replaces the home folder
 // (gemini-cli packages/core/src/utils/paths.ts homedir()).
-func GeminiDir(e *Env) string {
-	return filepath.Join(filepath.Clean(permission.GeminiHome(e.perm())), ".gemini")
-}
+func GeminiDir(e *Env) string { return filepath.Clean(permission.GeminiDir(e.perm())) }
 
-// CursorDir is ~/.cursor (core/permission reads cursor's permission files
-// there too).
-func CursorDir(e *Env) string { return filepath.Join(e.Home, ".cursor") }
+// CursorDir is ~/.cursor, where core/permission reads Cursor's rules.
+func CursorDir(e *Env) string { return permission.CursorDir(e.perm()) }
 
 // CopilotDir is $COPILOT_HOME or ~/.copilot.
 func CopilotDir(e *Env) string { return e.dirFrom("COPILOT_HOME", ".copilot") }

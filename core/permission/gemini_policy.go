@@ -79,7 +79,7 @@ func geminiPolicyPaths(env Env, trusted bool, policyPaths, adminPaths []string) 
 	for _, p := range adminPaths {
 		dirs = append(dirs, geminiPolicyDir{p, geminiAdminTier, false})
 	}
-	user := filepath.Join(GeminiHome(env), ".gemini", "policies")
+	user := filepath.Join(GeminiDir(env), "policies")
 	dirs = append(dirs, geminiPolicyDir{user, geminiUserTier, len(policyPaths) == 0})
 	for _, p := range policyPaths {
 		dirs = append(dirs, geminiPolicyDir{p, geminiUserTier, false})

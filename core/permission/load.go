@@ -91,6 +91,17 @@ func ClaudeDir(env Env) string {
 	return filepath.Join(env.Home, ".claude")
 }
 
+// ClaudeProjectSettings is a project's shared settings file (the one
+// `gotk-install --project` writes); ClaudeLocalSettings its local one.
+func ClaudeProjectSettings(proj string) string {
+	return filepath.Join(proj, ".claude", "settings.json")
+}
+
+// ClaudeLocalSettings is a project's settings.local.json.
+func ClaudeLocalSettings(proj string) string {
+	return filepath.Join(proj, ".claude", "settings.local.json")
+}
+
 func claudeManagedDir(env Env) string {
 	if env.ManagedDir != "" {
 		return env.ManagedDir
@@ -113,10 +124,10 @@ func loadClaude(r *Rules, env Env) {
 	proj := ClaudeProject(env)
 	if proj != "" {
 		if env.Session.loads("project") {
-			files = append(files, file{path: filepath.Join(proj, ".claude", "settings.json")})
+			files = append(files, file{path: ClaudeProjectSettings(proj)})
 		}
 		if env.Session.loads("local") {
-			files = append(files, file{path: filepath.Join(proj, ".claude", "settings.local.json")})
+			files = append(files, file{path: ClaudeLocalSettings(proj)})
 		}
 	}
 	for _, s := range env.Session.Settings {
@@ -200,13 +211,16 @@ func ClaudeProject(env Env) string {
 	return filepath.Clean(env.Cwd)
 }
 
+// CursorDir is ~/.cursor.
+func CursorDir(env Env) string { return filepath.Join(env.Home, ".cursor") }
+
 func loadCursor(r *Rules, env Env) {
 	var f string
 	switch {
 	case env.Getenv("CURSOR_CONFIG_DIR") != "":
 		f = filepath.Join(env.Getenv("CURSOR_CONFIG_DIR"), "cli-config.json")
 	default:
-		f = filepath.Join(env.Home, ".cursor", "cli-config.json")
+		f = filepath.Join(CursorDir(env), "cli-config.json")
 		if x := env.Getenv("XDG_CONFIG_HOME"); x != "" {
 			if _, err := os.Stat(f); err != nil {
 				f = filepath.Join(x, "cursor", "cli-config.json")
@@ -241,6 +255,13 @@ func GeminiHome(env Env) string {
 	return env.Home
 }
 
+// GeminiDir is ~/.gemini, where GEMINI_CLI_HOME replaces the home folder
+// (gemini-cli packages/core/src/utils/paths.ts homedir()).
+func GeminiDir(env Env) string { return filepath.Join(GeminiHome(env), ".gemini") }
+
+// GeminiProjectSettings is a workspace's settings file.
+func GeminiProjectSettings(cwd string) string { return filepath.Join(cwd, ".gemini", "settings.json") }
+
 func loadGemini(r *Rules, env Env) {
 	type doc struct {
 		Tools struct {
@@ -256,7 +277,7 @@ func loadGemini(r *Rules, env Env) {
 		PolicyPaths      []string `json:"policyPaths"`
 		AdminPolicyPaths []string `json:"adminPolicyPaths"`
 	}
-	gf := filepath.Join(GeminiHome(env), ".gemini", "settings.json")
+	gf := filepath.Join(GeminiDir(env), "settings.json")
 	var g doc
 	haveGlobal := r.readJSON(env, gf, &g)
 	trusted := env.Getenv("GEMINI_CLI_TRUST_WORKSPACE") == "true" || !(g.Security.FolderTrust.Enabled != nil && *g.Security.FolderTrust.Enabled)
@@ -267,7 +288,7 @@ func loadGemini(r *Rules, env Env) {
 	}
 	files := []settings{{gf, g, haveGlobal}}
 	if trusted && env.Cwd != "" {
-		pf := filepath.Join(env.Cwd, ".gemini", "settings.json")
+		pf := GeminiProjectSettings(env.Cwd)
 		if pf != gf {
 			var p doc
 			ok := r.readJSON(env, pf, &p)
