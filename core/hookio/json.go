@@ -3,9 +3,11 @@ package hookio
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gotk-dev/gotk/core/jsontree"
+	"github.com/tailscale/hujson"
 )
 
 // Fields is a JSON object kept as its members, in order, with raw values:
@@ -19,30 +21,25 @@ type Field struct {
 	Value json.RawMessage
 }
 
-// ParseFields parses raw as a JSON object. ok is false for anything else.
+// ParseFields parses raw as a JSON object (standard JSON: no comments, no
+// trailing comma) into core/jsontree, the JSON tree all of gotk parses
+// into. ok is false for anything else.
 func ParseFields(raw []byte) (f Fields, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	v, err := jsontree.Parse(raw)
+	if err != nil {
 		return nil, false
 	}
-	f = Fields{}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, false
-		}
-		key, _ := t.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, false
-		}
-		f = append(f, Field{key, v})
-	}
-	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+	obj, isObj := v.Value.(*hujson.Object)
+	if !isObj {
 		return nil, false
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, false // trailing data
+	f = make(Fields, 0, len(obj.Members))
+	for _, m := range obj.Members {
+		var key string
+		if json.Unmarshal(m.Name.Value.(hujson.Literal), &key) != nil {
+			return nil, false
+		}
+		f = append(f, Field{key, json.RawMessage(jsontree.Raw(m.Value.Value))})
 	}
 	return f, true
 }

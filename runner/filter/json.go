@@ -2,15 +2,16 @@ package filter
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
+
+	"github.com/gotk-dev/gotk/core/jsontree"
+	"github.com/tailscale/hujson"
 )
 
-// jnode is one JSON value with its object keys in document order (a Go map
-// would sort them, and the order is part of what the tool printed).
+// jnode is the renderers' view of one JSON value, with its object keys in
+// document order (a Go map would sort them, and the order is part of what
+// the tool printed).
 type jnode struct {
 	delim byte     // '{' or '[' for a container, 0 for a scalar
 	keys  [][]byte // an object's keys, JSON-encoded
@@ -18,50 +19,37 @@ type jnode struct {
 	raw   []byte   // a scalar, JSON-encoded
 }
 
-// parseJSON reads exactly one JSON value (then only whitespace).
+// parseJSON reads exactly one standard JSON value (then only whitespace)
+// into core/jsontree, the one JSON tree gotk parses into: every literal
+// keeps the bytes the tool printed (escapes, number spelling).
 func parseJSON(data []byte) (*jnode, error) {
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.UseNumber()
-	var read func() (*jnode, error)
-	read = func() (*jnode, error) {
-		tok, err := d.Token()
-		if err != nil {
-			return nil, err
-		}
-		delim, ok := tok.(json.Delim)
-		if !ok {
-			b, err := json.Marshal(tok)
-			return &jnode{raw: b}, err
-		}
-		n := &jnode{delim: byte(delim)}
-		for d.More() {
-			if n.delim == '{' {
-				k, err := d.Token()
-				if err != nil {
-					return nil, err
-				}
-				kb, _ := json.Marshal(k)
-				n.keys = append(n.keys, kb)
-			}
-			kid, err := read()
-			if err != nil {
-				return nil, err
-			}
-			n.kids = append(n.kids, kid)
-		}
-		if _, err := d.Token(); err != nil { // the closing delimiter
-			return nil, err
-		}
-		return n, nil
-	}
-	n, err := read()
+	v, err := jsontree.Parse(data)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := d.Token(); err != io.EOF {
-		return nil, errors.New("trailing data after JSON")
+	return fromHujson(v.Value), nil
+}
+
+// fromHujson is the view of one hujson value the renderers walk.
+func fromHujson(v hujson.ValueTrimmed) *jnode {
+	switch v := v.(type) {
+	case *hujson.Object:
+		n := &jnode{delim: '{', keys: make([][]byte, 0, len(v.Members)), kids: make([]*jnode, 0, len(v.Members))}
+		for _, m := range v.Members {
+			n.keys = append(n.keys, []byte(m.Name.Value.(hujson.Literal)))
+			n.kids = append(n.kids, fromHujson(m.Value.Value))
+		}
+		return n
+	case *hujson.Array:
+		n := &jnode{delim: '[', kids: make([]*jnode, 0, len(v.Elements))}
+		for _, e := range v.Elements {
+			n.kids = append(n.kids, fromHujson(e.Value))
+		}
+		return n
+	case hujson.Literal:
+		return &jnode{raw: []byte(v)}
 	}
-	return n, nil
+	return &jnode{raw: []byte("null")}
 }
 
 // compact writes n on one line, without the object members skip names.

@@ -88,3 +88,24 @@ func TestSharedFieldsWhenWorthIt(t *testing.T) {
 		t.Error("trailing data accepted")
 	}
 }
+
+// Every literal keeps the bytes the tool printed: escapes stay escapes,
+// numbers keep their spelling (the tree is hujson's, not re-encoded).
+func TestJSONLiteralsKeepTheirBytes(t *testing.T) {
+	in := `{"name":"caf\u00e9 <b>","n":1.50E3,"big":12345678901234567890,"list":[{"k":"\/x","v":true},{"k":"y","v":null}]}`
+	var b bytes.Buffer
+	if err := shallowIndent(&b, []byte(in), 1); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"caf\u00e9 <b>"`, `1.50E3`, `12345678901234567890`, `"\/x"`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("%s lost from:\n%s", want, b.String())
+		}
+	}
+	if err := shallowIndent(&b, []byte(`{"a":1,}`), 1); err == nil {
+		t.Error("a trailing comma (not JSON) was accepted")
+	}
+	if err := shallowIndent(&b, []byte(`{"a":1} {"b":2}`), 1); err == nil {
+		t.Error("trailing data was accepted")
+	}
+}
