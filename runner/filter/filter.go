@@ -225,6 +225,7 @@ var filters = map[string]Filter{
 	"helm":             table{},
 	"terraform-plan":   terraformPlan{},
 	"aws":              awsFilter{},
+	"psql":             psql{},
 	// JSON the user asked for, and curl
 	"json": jsonOut{},
 	"curl": curlOut{},
