@@ -49,11 +49,7 @@ func (psql) Render(in Input) (Output, error) {
 				if r == "" || strings.HasPrefix(r, "(") && strings.HasSuffix(r, ")") {
 					break
 				}
-				row, ok := psqlSplit(r, bounds)
-				if !ok {
-					break
-				}
-				out = append(out, row)
+				out = append(out, psqlRow(r, bounds))
 			}
 			i--
 			continue
