@@ -181,6 +181,7 @@ var filters = map[string]Filter{
 	"vitest":     jsTest{},
 	"jest":       jsTest{},
 	"playwright": jsTest{},
+	"rspec":      rspec{},
 	// build
 	"go-build":    lineFilter{noise: goNoise},
 	"cargo-build": cargoBuild{},
@@ -189,6 +190,7 @@ var filters = map[string]Filter{
 	"dotnet":      lineFilter{noise: dotnetNoise, max: 200, summaryRepeats: dotnetSummary},
 	"tsc":         lineFilter{max: 400},
 	"next":        lineFilter{noise: nextNoise, max: 200},
+	"mvn":         maven{},
 	// version control
 	"git-status": gitStatus{},
 	"git-log":    gitLog{},
