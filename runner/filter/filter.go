@@ -221,6 +221,7 @@ var filters = map[string]Filter{
 	"docker-images":    table{},
 	"docker-logs":      logs{},
 	"docker-build":     dockerBuild{},
+	"docker-compose":   compose{},
 	"kubectl-get":      kubectlGet{},
 	"kubectl-logs":     logs{},
 	"kubectl-describe": kubectlDescribe{},
