@@ -142,14 +142,16 @@ func buildTable() []Rule {
 		{ID: "ast-grep", Program: "ast-grep", Sub: subs("run", "scan"), Category: Files, Handler: "ast-grep", Accept: noFlag("--json", "-i", "--interactive", "-U", "--update-all", "--watch")},
 
 		// ── infrastructure ─────────────────────────────────────────────────────
-		{ID: "docker.ps", Program: "docker", Sub: subs("ps", "container ls", "container list", "compose ps"), Category: Infra, Handler: "docker-ps"},
-		{ID: "docker.ps", Program: "docker-compose", Sub: subs("ps"), Category: Infra, Handler: "docker-ps"},
-		{ID: "docker.logs", Program: "docker-compose", Sub: subs("logs"), Category: Infra, Handler: "docker-logs", Accept: noFlag("-f", "--follow")},
+		{ID: "docker.compose", Program: "docker", Sub: subs("compose ps", "compose logs"), Category: Infra, Handler: "docker-compose", Accept: noFlag("-f", "--follow")},
+		{ID: "docker.compose", Program: "docker", Sub: subs("compose up"), Category: Infra, Handler: "docker-compose", Usage: "docker compose up -d", Accept: composeUpEnds},
+		{ID: "docker.compose", Program: "docker-compose", Sub: subs("ps", "logs"), Category: Infra, Handler: "docker-compose", Accept: noFlag("-f", "--follow")},
+		{ID: "docker.compose", Program: "docker-compose", Sub: subs("up"), Category: Infra, Handler: "docker-compose", Usage: "docker-compose up -d", Accept: composeUpEnds},
+		{ID: "docker.ps", Program: "docker", Sub: subs("ps", "container ls", "container list"), Category: Infra, Handler: "docker-ps"},
 		{ID: "docker.build", Program: "docker-compose", Sub: subs("build"), Category: Infra, Handler: "docker-build"},
 		{ID: "docker.run", Program: "docker", Sub: subs("run", "container run"), Category: Infra, Handler: "docker-run", Usage: "docker run --rm", Accept: all(noFlag("-i", "-t", "--interactive", "--tty"), anyFlag("--rm", "-d", "--detach"))},
 		{ID: "docker.run", Program: "docker", Sub: subs("exec", "container exec"), Category: Infra, Handler: "docker-run", Accept: noFlag("-i", "-t", "--interactive", "--tty")},
 		{ID: "docker.images", Program: "docker", Sub: subs("images", "image ls", "image list"), Category: Infra, Handler: "docker-images"},
-		{ID: "docker.logs", Program: "docker", Sub: subs("logs", "compose logs"), Category: Infra, Handler: "docker-logs", Accept: noFlag("-f", "--follow")},
+		{ID: "docker.logs", Program: "docker", Sub: subs("logs"), Category: Infra, Handler: "docker-logs", Accept: noFlag("-f", "--follow")},
 		{ID: "docker.build", Program: "docker", Sub: subs("build", "compose build", "buildx build"), Category: Infra, Handler: "docker-build"},
 		{ID: "kubectl.get", Program: "kubectl", Sub: subs("get"), Category: Infra, Handler: "kubectl-get", Accept: all(noFlag("-w", "--watch", "--watch-only"), kubectlOutput)},
 		{ID: "kubectl.logs", Program: "kubectl", Sub: subs("logs"), Category: Infra, Handler: "kubectl-logs", Accept: noFlag("-f", "--follow")},
@@ -199,6 +201,10 @@ func buildTable() []Rule {
 
 // longRunningTargets are make targets that conventionally never exit.
 var longRunningTargets = []string{"serve", "server", "run", "watch", "dev", "start", "up", "live", "preview"}
+
+// composeUpEnds takes docker compose up only when it ends: detached (-d)
+// or waiting for health (--wait), never attached or watching.
+var composeUpEnds = all(anyFlag("-d", "--detach", "--wait"), noFlag("--attach", "--attach-dependencies", "-w", "--watch", "--abort-on-container-exit", "--exit-code-from"))
 
 // mavenServers are Maven goals that run a server until stopped.
 var mavenServers = []string{"spring-boot:run", "jetty:run", "quarkus:dev", "exec:java", "exec:exec", "tomcat7:run", "liberty:dev", "liberty:run", "wildfly:run"}

@@ -32,6 +32,7 @@ var categoryTargets = map[registry.Category]float64{
 type savingsRow struct {
 	cases, samples     int
 	raw, shown         int
+	rawBytes, shownB   int // the same in bytes
 	realRaw, realShown int // captured cases only (no samples)
 	must, mustKept     int
 	worse, fallbacks   int
@@ -87,6 +88,8 @@ func measureSavings(b testing.TB) {
 			}
 			row.raw += rawTok
 			row.shown += shownTok
+			row.rawBytes += len(base)
+			row.shownB += len(shown)
 			if !c.sample() {
 				row.realRaw += rawTok
 				row.realShown += shownTok
@@ -129,7 +132,7 @@ func pct(n, d int) float64 {
 // the number is honest about the corpus's mix of passing and failing runs.
 func savingsReport() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n%-9s %5s %7s %9s %9s %7s %10s %14s %14s %6s %8s %s\n", "category", "cases", "samples", "raw tok", "shown tok", "saved", "real-only", "green (n)", "red (n)", "target", "fidelity", "notes")
+	fmt.Fprintf(&b, "\n%-9s %5s %7s %9s %9s %7s %9s %9s %7s %10s %14s %14s %6s %8s %s\n", "category", "cases", "samples", "raw tok", "gotk tok", "saved", "raw B", "gotk B", "saved B", "real-only", "green (n)", "red (n)", "target", "fidelity", "notes")
 	var all savingsRow
 	for _, name := range sortedCategories() {
 		c := registry.Category(name)
@@ -144,11 +147,13 @@ func savingsReport() string {
 		if r.fallbacks > 0 {
 			note += fmt.Sprintf(" %d raw fallback(s)", r.fallbacks)
 		}
-		fmt.Fprintf(&b, "%-9s %5d %7d %9d %9d %6.1f%% %9.1f%% %14s %14s %5.0f%% %7.1f%% %s\n", c, r.cases, r.samples, r.raw, r.shown, pct(r.raw-r.shown, r.raw), pct(r.realRaw-r.realShown, r.realRaw), outcomeCell(r.greenRaw, r.greenShown, r.greens), outcomeCell(r.redRaw, r.redShown, r.reds), categoryTargets[c], pct(r.mustKept, r.must), strings.TrimSpace(note))
+		fmt.Fprintf(&b, "%-9s %5d %7d %9d %9d %6.1f%% %9d %9d %6.1f%% %9.1f%% %14s %14s %5.0f%% %7.1f%% %s\n", c, r.cases, r.samples, r.raw, r.shown, pct(r.raw-r.shown, r.raw), r.rawBytes, r.shownB, pct(r.rawBytes-r.shownB, r.rawBytes), pct(r.realRaw-r.realShown, r.realRaw), outcomeCell(r.greenRaw, r.greenShown, r.greens), outcomeCell(r.redRaw, r.redShown, r.reds), categoryTargets[c], pct(r.mustKept, r.must), strings.TrimSpace(note))
 		all.cases += r.cases
 		all.samples += r.samples
 		all.raw += r.raw
 		all.shown += r.shown
+		all.rawBytes += r.rawBytes
+		all.shownB += r.shownB
 		all.realRaw += r.realRaw
 		all.realShown += r.realShown
 		all.greens += r.greens
@@ -160,7 +165,7 @@ func savingsReport() string {
 		all.must += r.must
 		all.mustKept += r.mustKept
 	}
-	fmt.Fprintf(&b, "%-9s %5d %7d %9d %9d %6.1f%% %9.1f%% %14s %14s %6s %7.1f%%\n", "all", all.cases, all.samples, all.raw, all.shown, pct(all.raw-all.shown, all.raw), pct(all.realRaw-all.realShown, all.realRaw), outcomeCell(all.greenRaw, all.greenShown, all.greens), outcomeCell(all.redRaw, all.redShown, all.reds), "", pct(all.mustKept, all.must))
+	fmt.Fprintf(&b, "%-9s %5d %7d %9d %9d %6.1f%% %9d %9d %6.1f%% %9.1f%% %14s %14s %6s %7.1f%%\n", "all", all.cases, all.samples, all.raw, all.shown, pct(all.raw-all.shown, all.raw), all.rawBytes, all.shownB, pct(all.rawBytes-all.shownB, all.rawBytes), pct(all.realRaw-all.realShown, all.realRaw), outcomeCell(all.greenRaw, all.greenShown, all.greens), outcomeCell(all.redRaw, all.redShown, all.reds), "", pct(all.mustKept, all.must))
 	return b.String()
 }
 

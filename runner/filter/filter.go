@@ -181,6 +181,7 @@ var filters = map[string]Filter{
 	"vitest":     jsTest{},
 	"jest":       jsTest{},
 	"playwright": jsTest{},
+	"rspec":      rspec{},
 	// build
 	"go-build":    lineFilter{noise: goNoise},
 	"cargo-build": cargoBuild{},
@@ -189,6 +190,7 @@ var filters = map[string]Filter{
 	"dotnet":      lineFilter{noise: dotnetNoise, max: 200, summaryRepeats: dotnetSummary},
 	"tsc":         lineFilter{max: 400},
 	"next":        lineFilter{noise: nextNoise, max: 200},
+	"mvn":         maven{},
 	// version control
 	"git-status": gitStatus{},
 	"git-log":    gitLog{},
@@ -219,12 +221,14 @@ var filters = map[string]Filter{
 	"docker-images":    table{},
 	"docker-logs":      logs{},
 	"docker-build":     dockerBuild{},
+	"docker-compose":   compose{},
 	"kubectl-get":      kubectlGet{},
 	"kubectl-logs":     logs{},
 	"kubectl-describe": kubectlDescribe{},
 	"helm":             table{},
 	"terraform-plan":   terraformPlan{},
 	"aws":              awsFilter{},
+	"psql":             psql{},
 	// JSON the user asked for, and curl
 	"json": jsonOut{},
 	"curl": curlOut{},
