@@ -56,8 +56,16 @@ test-install:
 release:
 	@$(if $(filter command line environment,$(origin VERSION)),release/release.sh $(VERSION),echo "usage: make release VERSION=vX.Y.Z" >&2; exit 2)
 
+# bench: every module's benchmarks in one run, then one report side by side
+# (release/benchreport): hooks against the Go floor, the runner's overhead
+# and memory, savings and fidelity per category and per family. The load of
+# the machine is printed before and after (figures on a busy machine read
+# high); the raw output stays in bin/bench.txt.
 bench: build
-	@set -e; for m in $(MODULES); do (cd $$m && $(GO) test -run '^$$' -bench . -benchmem ./... | grep -v '^ok\|^PASS\|no test files' || true); done
+	@mkdir -p $(BIN); echo "== load before: $$(cat /proc/loadavg 2>/dev/null || uptime), $$(nproc 2>/dev/null || echo ?) cores" > $(BIN)/bench.txt
+	@set -e; for m in $(MODULES); do (cd $$m && $(GO) test -run '^$$' -bench . -benchmem ./... 2>&1 | grep -v '^ok\|^PASS\|no test files' || true); done >> $(BIN)/bench.txt
+	@echo "== load after: $$(cat /proc/loadavg 2>/dev/null || uptime)" >> $(BIN)/bench.txt
+	@cd release && $(GO) run ./benchreport < $(BIN)/bench.txt
 
 fuzz:
 	@set -e; for m in $(MODULES); do \

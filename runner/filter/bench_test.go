@@ -67,6 +67,7 @@ func measureSavings(b testing.TB) {
 			b.Fatal(err)
 		}
 		savingsTable = map[registry.Category]*savingsRow{}
+		familyTable = map[string]*familyRow{}
 		for _, c := range loadCorpus(b) {
 			row := savingsTable[c.match.Rule.Category]
 			if row == nil {
@@ -115,6 +116,26 @@ func measureSavings(b testing.TB) {
 			if c.exit != 0 {
 				outcome = "red"
 			}
+			fam := familyTable[c.match.Rule.ID]
+			if fam == nil {
+				fam = &familyRow{}
+				familyTable[c.match.Rule.ID] = fam
+			}
+			missing := missingMust(c, shown)
+			fam.cases++
+			fam.raw += rawTok
+			fam.shown += shownTok
+			fam.must += len(c.must)
+			fam.mustKept += len(c.must) - len(missing)
+			kind := "real"
+			if c.sample() {
+				kind = "sample"
+			}
+			line := fmt.Sprintf("    %-30s %-6s %-5s %7d → %6d  %5.1f%%  must %d/%d", c.name, kind, outcome, rawTok, shownTok, pct(rawTok-shownTok, rawTok), len(c.must)-len(missing), len(c.must))
+			for _, m := range missing {
+				line += fmt.Sprintf("\n        missing: %q", m)
+			}
+			fam.lines = append(fam.lines, line)
 			savingsCases = append(savingsCases, fmt.Sprintf("%-28s %-9s %-5s %7d → %6d  %5.1f%%", c.name, c.match.Rule.Category, outcome, rawTok, shownTok, pct(rawTok-shownTok, rawTok)))
 		}
 	})
@@ -169,6 +190,35 @@ func savingsReport() string {
 	return b.String()
 }
 
+// familyRow is one registry rule's cases over the corpus.
+type familyRow struct {
+	cases, raw, shown, must, mustKept int
+	lines                             []string // one per case, with its must lines kept
+}
+
+var familyTable map[string]*familyRow
+
+// familyReport is the per-family table: tokens saved and, under each
+// family, every case with how many of its must lines the output kept (and
+// which it lost, if any).
+func familyReport() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-26s %5s %9s %9s %7s %10s\n", "family", "cases", "raw tok", "gotk tok", "saved", "must kept")
+	var ids []string
+	for id := range familyTable {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		f := familyTable[id]
+		fmt.Fprintf(&b, "%-26s %5d %9d %9d %6.1f%% %10s\n", id, f.cases, f.raw, f.shown, pct(f.raw-f.shown, f.raw), fmt.Sprintf("%d/%d", f.mustKept, f.must))
+		for _, l := range f.lines {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
+}
+
 // outcomeCell is "saved% (n)", or "- (0)" when the category has no such run.
 func outcomeCell(raw, shown, n int) string {
 	if n == 0 {
@@ -186,6 +236,7 @@ func BenchmarkSavings(b *testing.B) {
 	// -v, so the table goes to stdout, once.
 	printOnce.Do(func() {
 		fmt.Println(savingsReport())
+		fmt.Println(familyReport())
 		if testing.Verbose() {
 			fmt.Println(strings.Join(savingsCases, "\n"))
 		}

@@ -1,0 +1,27 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	in := `goos: linux
+pkg: github.com/gotk-dev/gotk/agents/claude
+BenchmarkHook-2   	     200	   6021861 ns/op	         1.340 floor-MiB	         2.905 floor-ms	         4.617 hook-MiB	         3.112 hook-ms	         1.071 x-floor
+some table line
+pkg: github.com/gotk-dev/gotk/runner
+BenchmarkOverhead/git-status-2         	      20	         6.614 added-cpu-ms	         5.700 added-ms	         3.178 direct-ms	         8.878 gotk-ms	         2.794 x-direct
+`
+	var rest strings.Builder
+	rs := parse(strings.NewReader(in), &rest)
+	if len(rs) != 2 || rs[0].name != "BenchmarkHook" || rs[0].pkg != "github.com/gotk-dev/gotk/agents/claude" || rs[0].metrics["x-floor"] != 1.071 {
+		t.Fatalf("results = %+v", rs)
+	}
+	if rs[1].name != "BenchmarkOverhead/git-status" || rs[1].metrics["added-ms"] != 5.7 {
+		t.Fatalf("overhead = %+v", rs[1])
+	}
+	if rest.String() != "some table line\n" {
+		t.Errorf("passthrough = %q", rest.String())
+	}
+}
