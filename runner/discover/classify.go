@@ -77,8 +77,9 @@ func (d *deciders) engine(hostName string, allowAll bool) *decision.Engine {
 	return e
 }
 
-// rules maps a rule id to its registry row.
-var rules = func() map[string]*registry.Rule {
+// rules maps a rule id to its registry row (built on first use: gotk's
+// other commands never pay for it).
+var rules = sync.OnceValue(func() map[string]*registry.Rule {
 	m := map[string]*registry.Rule{}
 	for i, r := range registry.Rules() {
 		if _, dup := m[r.ID]; !dup {
@@ -86,7 +87,7 @@ var rules = func() map[string]*registry.Rule {
 		}
 	}
 	return m
-}()
+})
 
 // wentThrough reports whether a call ran through gotk: the transcript
 // shows gotk ran (the model typed it, or a hook's rewrite is recorded), or
@@ -159,7 +160,7 @@ func (d *deciders) classify(c *Call, hostName string) verdict {
 			return
 		}
 		v.command, v.argv = commandKey(segs[i].argv), segs[i].argv
-		if r := rules[dec.Segments[i].Rule]; r != nil {
+		if r := rules()[dec.Segments[i].Rule]; r != nil {
 			v.rule, v.category = r.ID, r.Category
 		}
 	}

@@ -59,7 +59,7 @@ func newEstimator(runs []store.Run) *estimator {
 // estimate returns the tokens gotk would have saved on the call's output
 // (plain: the command's own output; plainTokens its o200k count), and how.
 func (e *estimator) estimate(v verdict, plain string, exit int, plainTokens int64, tok *counter) (int64, string) {
-	r := rules[v.rule]
+	r := rules()[v.rule]
 	if r == nil || plainTokens == 0 {
 		return 0, ByFilter
 	}

@@ -291,7 +291,7 @@ func (t *Total) add(n int, tokens, saved int64) {
 
 // category is a rule's registry category, for labels.
 func category(rule string) registry.Category {
-	if r := rules[rule]; r != nil {
+	if r := rules()[rule]; r != nil {
 		return r.Category
 	}
 	return ""
