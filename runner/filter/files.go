@@ -194,8 +194,7 @@ func (find) Render(in Input) (Output, error) {
 	if pageCut(out, pageBudget) < len(out) {
 		// the first page: the paths, in find's order, whose grouping fits
 		n := sort.Search(len(paths), func(n int) bool {
-			g := groupPaths(paths[:n+1])
-			return pageCut(g, pageBudget) < len(g)
+			return linesSize(groupPaths(paths[:n+1])) > pageBudget
 		})
 		out = append(groupPaths(paths[:n]), fmt.Sprintf("… %d more paths (%s)", len(paths)-n, recallRange(in, n+1, len(paths))))
 	}
@@ -304,7 +303,7 @@ func (grep) Render(in Input) (Output, error) {
 		lo, hi := 1, len(ms)
 		for lo < hi {
 			mid := (lo + hi + 1) / 2
-			if g := grepGroups(ms[:mid], 0, in); pageCut(g, pageBudget) == len(g) {
+			if linesSize(grepGroups(ms[:mid], 0, in)) <= pageBudget {
 				lo = mid
 			} else {
 				hi = mid - 1

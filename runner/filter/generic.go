@@ -88,6 +88,10 @@ var diagContext = lazy(`^([^\s:][^:]*?\.[A-Za-z0-9+]+): ((?:In |At |In instantia
 // column it points at is already in the diagnostic's location.
 var caretLine = lazy(`^\s*\|[ \t]*[\^~][\^~ \t]*$`)
 
+// snippetLine is a source line gcc and clang quote under a diagnostic:
+// "   13 | int f(void) {".
+var snippetLine = lazy(`^\s*\d+ \| `)
+
 // groupDiagnostics names a file once for a run of diagnostics in it:
 //
 //	store/store.go:
@@ -95,8 +99,9 @@ var caretLine = lazy(`^\s*\|[ \t]*[\^~][\^~ \t]*$`)
 //	  21:12, 25:22: declared and not used: x
 //
 // Every message and location stays: lines that continue a diagnostic
-// (indented: notes, have/want, source snippets) follow it, and only
-// gcc's caret underlines go. A file with one diagnostic keeps its line.
+// (indented: notes, have/want, source snippets) follow it; gcc's caret
+// underlines go, and so does a quoted source line already quoted above
+// when nothing hangs under it. A file with one diagnostic keeps its line.
 func groupDiagnostics(ls []string) []string {
 	type item struct {
 		loc, msg string   // loc "" for a context line (msg is its text)
@@ -140,6 +145,15 @@ func groupDiagnostics(ls []string) []string {
 			continue
 		}
 		out = append(out, file+":")
+		shown := map[string]bool{} // source lines gcc quoted above
+		for _, it := range items {
+			if len(it.cont) == 1 && snippetLine.MatchString(it.cont[0]) && shown[it.cont[0]] {
+				it.cont = nil // the same source line again, nothing under it
+			}
+			for _, c := range it.cont {
+				shown[c] = true
+			}
+		}
 		for k := 0; k < len(items); k++ {
 			it := items[k]
 			if it.loc == "" {

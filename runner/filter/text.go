@@ -206,14 +206,10 @@ const pageBudget = 6 << 10 // bytes; ~3.5 bytes a token for paths and code
 // them when they fit (with a quarter of slack: a note that hides a few
 // lines costs about what they do), else as many as fit in budget bytes.
 func pageCut(out []string, budget int) int {
-	size := 0
-	for _, l := range out {
-		size += len(l) + 1
-	}
-	if size <= budget*5/4 {
+	if linesSize(out) <= budget*5/4 {
 		return len(out)
 	}
-	size = 0
+	size := 0
 	for i, l := range out {
 		size += len(l) + 1
 		if size > budget {
@@ -221,6 +217,15 @@ func pageCut(out []string, budget int) int {
 		}
 	}
 	return len(out)
+}
+
+// linesSize is the size of ls printed, newlines included.
+func linesSize(ls []string) int {
+	n := 0
+	for _, l := range ls {
+		n += len(l) + 1
+	}
+	return n
 }
 
 // recallRange names raw lines from..to (1-based, inclusive) of a filter
