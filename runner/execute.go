@@ -172,6 +172,9 @@ func (a *app) runProgram(argv []string, raw bool) int {
 
 	plain := plainOutput(f, in, injected, side)
 	in.Recall = func() string { return hint(plain.combined) }
+	if keep {
+		in.Plain = plain.combined
+	}
 	shown, rerr := safeRender(f, in)
 	rawN := int64(len(plain.stdout) + len(plain.stderr))
 	shownN := int64(len(shown.Stdout) + len(shown.Stderr))

@@ -40,6 +40,7 @@ type corpusCase struct {
 	ran      []string
 	exit     int
 	note     string
+	wd       string // the working directory (Input.Dir), when the capture recorded it
 	stdout   []byte
 	stderr   []byte
 	baseline []byte // nil: the same as stdout+stderr
@@ -51,9 +52,18 @@ func (c corpusCase) input() Input {
 	return Input{
 		Argv: c.argv, Tool: c.match.Tool, RanArgv: c.ran,
 		Stdout: c.stdout, Stderr: c.stderr, Combined: append(append([]byte{}, c.stdout...), c.stderr...),
-		Exit: c.exit, Recall: func() string { return testRecall },
+		Exit: c.exit, Dir: c.wd, Plain: c.plain(), Recall: func() string { return testRecall },
 		RecallLines: func(from, to int) string { return fmt.Sprintf("%s --lines %d-%d", testRecall, from, to) },
 	}
+}
+
+// plain is what recall prints: the command as typed (baseline) when gotk
+// added flags, else both raw streams.
+func (c corpusCase) plain() []byte {
+	if c.baseline != nil {
+		return c.baseline
+	}
+	return append(append([]byte{}, c.stdout...), c.stderr...)
 }
 
 // sample reports whether the case is a labelled sample, not a capture.
@@ -78,6 +88,8 @@ func loadCorpus(t testing.TB) []corpusCase {
 				}
 			case strings.HasPrefix(l, "# note: "):
 				c.note = strings.TrimPrefix(l, "# note: ")
+			case strings.HasPrefix(l, "# dir: "):
+				c.wd = strings.TrimPrefix(l, "# dir: ")
 			case strings.HasPrefix(l, "exit "):
 				c.exit, err = strconv.Atoi(strings.TrimPrefix(l, "exit "))
 				if err != nil {

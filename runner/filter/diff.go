@@ -43,7 +43,7 @@ func compactStat(ls []string) []string {
 // Render compacts a patch.
 func (gitDiff) Render(in Input) (Output, error) {
 	if !looksLikeDiff(in.Stdout) {
-		return Output{Stdout: join(capLines(compactStat(lines(in.Stdout)), 600, 500, in)), Stderr: in.Stderr}, nil
+		return Output{Stdout: join(capLines(compactStat(compactCommitHeaders(lines(in.Stdout))), 600, 500, in)), Stderr: in.Stderr}, nil
 	}
 	return Output{Stdout: compactDiff(in.Stdout, in), Stderr: in.Stderr}, nil
 }
@@ -71,11 +71,22 @@ type diffFile struct {
 // compactDiff rewrites a (possibly multi-commit) patch. Lines outside file
 // sections (commit headers of git show/log -p) are kept verbatim.
 func compactDiff(out []byte, in Input) []byte {
-	return join(compactDiffLines(lines(out), in))
+	cut := false
+	ls := compactDiffLines(compactCommitHeaders(lines(out)), in, &cut)
+	if cut {
+		ls = append(ls, contextNote(in))
+	}
+	return join(ls)
 }
 
-// compactDiffLines is compactDiff over lines already split.
-func compactDiffLines(ls []string, in Input) []string {
+// contextNote says that hunks show less context than the tool printed.
+func contextNote(in Input) string {
+	return fmt.Sprintf("(context cut to %d line; full diff: %s)", diffContext, in.Recall())
+}
+
+// compactDiffLines is compactDiff over lines already split; *cut is set
+// when a hunk lost context lines.
+func compactDiffLines(ls []string, in Input, cut *bool) []string {
 	var res []string
 	emit := func(f *diffFile) {
 		if f == nil {
@@ -167,7 +178,11 @@ func compactDiffLines(ls []string, in Input) []string {
 			if strings.HasPrefix(l, "@@@") {
 				cur.body = append(cur.body, ls[i:j]...)
 			} else {
-				cur.body = append(cur.body, trimHunk(l, ls[i+1:j])...)
+				trimmed := trimHunk(l, ls[i+1:j])
+				if hunkLines(trimmed) < j-i-1 {
+					*cut = true
+				}
+				cur.body = append(cur.body, trimmed...)
 			}
 			i = j - 1
 		default:
@@ -326,6 +341,17 @@ func trimHunk(header string, body []string) []string {
 		i = j
 	}
 	return out
+}
+
+// hunkLines counts the lines of hunks that are not hunk headers.
+func hunkLines(ls []string) int {
+	n := 0
+	for _, l := range ls {
+		if !strings.HasPrefix(l, "@@") {
+			n++
+		}
+	}
+	return n
 }
 
 // lineKind is a hunk line's marker (an empty line is context whose

@@ -3,6 +3,8 @@ package filter
 import (
 	"bytes"
 	"fmt"
+	"path"
+	"sort"
 	"strings"
 
 	"github.com/gotk-dev/gotk/core/shell"
@@ -21,50 +23,145 @@ func (ls) Render(in Input) (Output, error) {
 	if userHas(in.Argv, in.Tool, "-l", "-n") && !userHas(in.Argv, in.Tool, "-g", "-o") {
 		ll = compactLong(ll)
 	}
-	ll = capKeeping(ll, 400, nil, in)
+	if userHas(in.Argv, in.Tool, "-R", "--recursive") {
+		if n := pageCut(ll, pageBudget); n < len(ll) {
+			// raw line numbers: compactLong may have put a note on top
+			raw := n - (len(ll) - len(lines(in.Stdout)))
+			dirs := 0
+			for _, l := range ll[n:] {
+				if strings.HasSuffix(l, ":") && !strings.Contains(l, " ") {
+					dirs++
+				}
+			}
+			ll = append(ll[:n:n], fmt.Sprintf("… %d more lines, %s (%s)", len(ll)-n, plural(dirs, "more directory", "more directories"), recallRange(in, raw+1, len(lines(in.Stdout)))))
+		}
+	} else {
+		ll = capKeeping(ll, 400, nil, in)
+	}
 	return Output{Stdout: join(ll), Stderr: in.Stderr}, nil
 }
 
-// compactLong drops the owner and group columns of `ls -l`: the pair most
-// entries share is named once on top; an entry with another pair shows it
-// as owner:group.
+// compactLong folds the columns of `ls -l` that repeat across the
+// listing, said once on top: the owner and group most entries share (an
+// entry with another pair shows it as owner:group); the date when every
+// entry has the same one (or the day alone when only the times differ);
+// per kind of entry (file, directory, link…) the mode and link count most
+// of them share, shown only where an entry differs (a directory whose
+// mode is folded ends in /). Sizes and names always stay.
 func compactLong(ll []string) []string {
-	count := map[string]int{}
-	best, bestN := "", 0
-	for _, l := range ll {
-		if m := lsLong.FindStringSubmatch(l); m != nil {
-			k := m[3] + " " + m[4]
-			count[k]++
-			if count[k] > bestN {
-				best, bestN = k, count[k]
-			}
-		}
+	type long struct {
+		mode, links, who, size, date, name string
 	}
-	if bestN < 3 {
+	es := make([]*long, len(ll))
+	count := map[string]int{}
+	modes := map[byte]map[string]int{}
+	dates, days := map[string]int{}, map[string]int{}
+	n := 0
+	for i, l := range ll {
+		m := lsLong.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		f := strings.Fields(m[5])
+		if len(f) < 5 || !isSize(f[0]) {
+			continue // a device (major, minor) or a form gotk does not know
+		}
+		e := &long{mode: m[1], links: m[2], who: m[3] + " " + m[4], size: f[0], date: f[1] + " " + f[2] + " " + f[3], name: nameAfterDate(m[5])}
+		es[i] = e
+		n++
+		count[e.who]++
+		if modes[e.mode[0]] == nil {
+			modes[e.mode[0]] = map[string]int{}
+		}
+		modes[e.mode[0]][e.mode+" "+e.links]++
+		dates[e.date]++
+		days[f[1]+" "+f[2]]++
+	}
+	if n < 3 {
 		return ll
 	}
+	best := mostCommon(count)
+	var parts []string
 	owner, group, _ := strings.Cut(best, " ")
-	note := "(owner " + owner + ", group " + group + ")"
-	if len(count) > 1 {
-		note = "(owner " + owner + ", group " + group + " unless shown as owner:group)"
+	if len(count) == 1 {
+		parts = append(parts, "all "+owner+" "+group)
+	} else {
+		parts = append(parts, "owner "+owner+", group "+group+" unless shown as owner:group")
 	}
-	out := []string{note}
-	for _, l := range ll {
-		if m := lsLong.FindStringSubmatch(l); m != nil {
-			f := strings.Fields(m[5])
-			if len(f) < 5 {
-				out = append(out, l)
-				continue
+	date, day := "", ""
+	switch {
+	case len(dates) == 1:
+		date = mostCommon(dates)
+		parts[0] += ", " + date
+	case len(days) == 1:
+		day = mostCommon(days)
+		parts[0] += ", " + day + " (times shown)"
+	}
+	kinds := map[byte]string{}
+	var kindNotes []string
+	for _, k := range []byte{'-', 'd', 'l'} {
+		if c := modes[k]; c != nil {
+			if def := mostCommon(c); c[def] >= 2 {
+				kinds[k] = def
+				what := map[byte]string{'-': "files", 'd': "directories (name/)", 'l': "symlinks"}[k]
+				kindNotes = append(kindNotes, def+" for "+what)
 			}
-			who := ""
-			if m[3]+" "+m[4] != best {
-				who = m[3] + ":" + m[4] + " "
-			}
-			l = m[1] + " " + m[2] + " " + who + strings.Join(f[:4], " ") + " " + nameAfterDate(m[5])
 		}
-		out = append(out, l)
+	}
+	if len(kindNotes) > 0 {
+		parts = append(parts, "mode and links "+strings.Join(kindNotes, ", ")+" unless shown")
+	}
+	out := []string{"(" + strings.Join(parts, "; ") + "; then size, date, name)"}
+	if date != "" {
+		out[0] = "(" + strings.Join(parts, "; ") + "; then size, name)"
+	}
+	for i, l := range ll {
+		e := es[i]
+		if e == nil {
+			out = append(out, l)
+			continue
+		}
+		var b strings.Builder
+		name := e.name
+		if kinds[e.mode[0]] == e.mode+" "+e.links {
+			if e.mode[0] == 'd' {
+				name += "/"
+			}
+		} else {
+			b.WriteString(e.mode + " " + e.links + " ")
+		}
+		if e.who != best {
+			b.WriteString(strings.Replace(e.who, " ", ":", 1) + " ")
+		}
+		b.WriteString(e.size + " ")
+		switch {
+		case date != "":
+		case day != "":
+			b.WriteString(e.date[strings.LastIndexByte(e.date, ' ')+1:] + " ")
+		default:
+			b.WriteString(e.date + " ")
+		}
+		b.WriteString(name)
+		out = append(out, b.String())
 	}
 	return out
+}
+
+// isSize reports whether s is a size column: digits, or a -h size (4.0K).
+func isSize(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789.,KMGTPEkB") == ""
+}
+
+// mostCommon returns the key with the highest count (the first in sort
+// order on a tie, so the choice is stable).
+func mostCommon(c map[string]int) string {
+	best, bestN := "", -1
+	for k, n := range c {
+		if n > bestN || n == bestN && k < best {
+			best, bestN = k, n
+		}
+	}
+	return best
 }
 
 // nameAfterDate returns what follows size, month, day and time in a long
@@ -94,7 +191,13 @@ func (find) Render(in Input) (Output, error) {
 	}
 	paths := lines(in.Stdout)
 	out := groupPaths(paths)
-	out = capLines(out, 300, 250, in)
+	if pageCut(out, pageBudget) < len(out) {
+		// the first page: the paths, in find's order, whose grouping fits
+		n := sort.Search(len(paths), func(n int) bool {
+			return linesSize(groupPaths(paths[:n+1])) > pageBudget
+		})
+		out = append(groupPaths(paths[:n]), fmt.Sprintf("… %d more paths (%s)", len(paths)-n, recallRange(in, n+1, len(paths))))
+	}
 	return Output{Stdout: join(out), Stderr: in.Stderr}, nil
 }
 
@@ -152,7 +255,7 @@ type grep struct{ same }
 
 const (
 	grepLineMax = 300
-	grepMax     = 250
+	grepMax     = 250 // lines of a -c/-A/-o… listing shown before the cap
 )
 
 // Render groups matches; output it cannot attribute is kept as is.
@@ -174,14 +277,13 @@ func (grep) Render(in Input) (Output, error) {
 	}
 	withFile := grepShowsFile(prog, args)
 	withNum := userHas(in.Argv, in.Tool, "-n", "--line-number")
-	type match struct{ file, num, text string }
-	var ms []match
+	var ms []grepMatch
 	for _, l := range ll {
-		m := match{text: l}
+		m := grepMatch{text: l}
 		if withFile {
 			f, rest, ok := strings.Cut(l, ":")
 			if !ok {
-				ms = append(ms, match{text: l, num: "?"})
+				ms = append(ms, grepMatch{text: l, num: "?"})
 				continue
 			}
 			m.file, m.text = f, rest
@@ -194,20 +296,58 @@ func (grep) Render(in Input) (Output, error) {
 		}
 		ms = append(ms, m)
 	}
+	// The first page: the matches, in grep's order, whose rendering fits
+	// pageBudget; every file past it is still named, with its count.
+	shown := len(ms)
+	if out := grepGroups(ms, 0, in); pageCut(out, pageBudget) < len(out) {
+		lo, hi := 1, len(ms)
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			if linesSize(grepGroups(ms[:mid], 0, in)) <= pageBudget {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		shown = lo
+	}
+	out := grepGroups(ms[:shown], 0, in)
+	if shown < len(ms) {
+		rest := ms[shown:]
+		var files []string
+		count := map[string]int{}
+		for _, m := range rest {
+			if count[m.file] == 0 {
+				files = append(files, m.file)
+			}
+			count[m.file]++
+		}
+		if len(files) == 1 && files[0] == "" { // one file, not named by grep
+			out = append(out, fmt.Sprintf("… %d more matches (%s)", len(rest), recallRange(in, shown+1, len(ms))))
+		} else {
+			out = append(out, fmt.Sprintf("… %d more matches in %s (%s):", len(rest), plural(len(files), "file", "files"), recallRange(in, shown+1, len(ms))))
+			out = append(out, countedPaths(files, count)...)
+		}
+	}
+	return Output{Stdout: join(out), Stderr: in.Stderr}, nil
+}
+
+// grepMatch is one line of grep's output: num "?" when it is not a match
+// line gotk could split.
+type grepMatch struct{ file, num, text string }
+
+// grepPerFile is how many matches of one file a page shows; the rest of
+// that file is counted with its raw line range.
+const grepPerFile = 40
+
+// grepGroups renders matches grouped by file: the file named once, then
+// `  line: text`; raw is the raw line number of ms[0] minus one.
+func grepGroups(ms []grepMatch, raw int, in Input) []string {
 	var out []string
-	shown := 0
 	for i := 0; i < len(ms); {
 		j := i + 1
 		for j < len(ms) && ms[j].file == ms[i].file && ms[i].num != "?" && ms[j].num != "?" {
 			j++
-		}
-		if shown >= grepMax {
-			files := map[string]bool{}
-			for _, m := range ms[i:] {
-				files[m.file] = true
-			}
-			out = append(out, fmt.Sprintf("… %d more matches in %s: %s", len(ms)-i, plural(len(files), "file", "files"), in.Recall()))
-			break
 		}
 		group := ms[i:j]
 		if ms[i].num == "?" || ms[i].file == "" || len(group) == 1 {
@@ -216,6 +356,9 @@ func (grep) Render(in Input) (Output, error) {
 			}
 		} else {
 			out = append(out, ms[i].file+":")
+			if len(group) > grepPerFile+capSlack {
+				group = group[:grepPerFile]
+			}
 			for _, m := range group {
 				l := "  " + m.text
 				if m.num != "" {
@@ -223,11 +366,37 @@ func (grep) Render(in Input) (Output, error) {
 				}
 				out = append(out, shortLine(l, grepLineMax, in))
 			}
+			if n := j - i - len(group); n > 0 {
+				from := raw + i + len(group) + 1
+				out = append(out, fmt.Sprintf("  … %d more in this file (%s)", n, recallRange(in, from, raw+j)))
+			}
 		}
-		shown += len(group)
 		i = j
 	}
-	return Output{Stdout: join(out), Stderr: in.Stderr}, nil
+	return out
+}
+
+// countedPaths names files with their counts, grouped by directory (in
+// order of first appearance) as find's paths are: "dir/: a.go (3), b.go (12)".
+func countedPaths(files []string, count map[string]int) []string {
+	var dirs []string
+	names := map[string][]string{}
+	for _, f := range files {
+		dir := path.Dir(f) + "/"
+		if _, ok := names[dir]; !ok {
+			dirs = append(dirs, dir)
+		}
+		names[dir] = append(names[dir], fmt.Sprintf("%s (%d)", quotePath(path.Base(f)), count[f]))
+	}
+	var out []string
+	for _, d := range dirs {
+		if len(names[d]) == 1 {
+			out = append(out, "  "+strings.TrimPrefix(d, "./")+names[d][0])
+			continue
+		}
+		out = append(out, "  "+d+": "+strings.Join(names[d], ", "))
+	}
+	return out
 }
 
 // grepLine rebuilds one match as grep printed it.

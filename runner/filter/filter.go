@@ -42,6 +42,11 @@ type Input struct {
 	// inclusive) of the stored raw output ("gotk recall 7f3a2c --lines
 	// 701-3008"). Only a filter whose output lines are the raw lines uses it.
 	RecallLines func(from, to int) string
+	// Plain is the stored raw output RecallLines counts lines in (the
+	// command as typed, stdout and stderr in arrival order), when the
+	// runner has it: a filter that reshapes its lines finds there the
+	// exact range of what it left out. Nil when not known.
+	Plain []byte
 }
 
 // Filter renders one handler's output.
@@ -183,12 +188,12 @@ var filters = map[string]Filter{
 	"playwright": jsTest{},
 	"rspec":      rspec{},
 	// build
-	"go-build":    lineFilter{noise: goNoise},
+	"go-build":    lineFilter{noise: goNoise, diagnostics: true},
 	"cargo-build": cargoBuild{},
 	"npm":         npmRun{},
-	"make":        makeFilter{lineFilter{noise: makeNoise, max: 200}},
+	"make":        makeFilter{lineFilter{noise: makeNoise, max: 200, diagnostics: true}},
 	"dotnet":      lineFilter{noise: dotnetNoise, max: 200, summaryRepeats: dotnetSummary},
-	"tsc":         lineFilter{max: 400},
+	"tsc":         lineFilter{max: 400, diagnostics: true},
 	"next":        lineFilter{noise: nextNoise, max: 200},
 	"mvn":         maven{},
 	// version control

@@ -13,6 +13,9 @@ type lineFilter struct {
 	same
 	noise []*lazyRegexp // lines dropped from both streams
 	max   int           // stdout lines kept before capping (0: no cap)
+	// diagnostics: compiler-style "file:line:col: message" lines are
+	// grouped by file (groupDiagnostics).
+	diagnostics bool
 	// summaryRepeats marks the closing summary of tools that list every
 	// diagnostic a second time there (MSBuild's "Build FAILED."): after
 	// it, a line printed verbatim above is not printed again.
@@ -46,19 +49,146 @@ func dropSummaryRepeats(ls []string, summary *lazyRegexp) []string {
 // Render applies the noise list, folding and the cap to stdout, and the
 // noise list alone to stderr.
 func (f lineFilter) Render(in Input) (Output, error) {
-	out := dedupe(dropBlankRuns(dropMatching(lines(in.Stdout), f.noise...)))
+	out := dedupe(dropBlankRuns(dropMatching(f.paths(lines(in.Stdout), in), f.noise...)))
 	if f.summaryRepeats != nil {
 		out = dropSummaryRepeats(out, f.summaryRepeats)
 	}
 	if f.max > 0 {
 		out = capKeeping(out, f.max, problem, in)
 	}
-	return Output{Stdout: join(out), Stderr: keepStderr(in, f.noise...)}, nil
+	if !f.diagnostics {
+		return Output{Stdout: join(out), Stderr: keepStderr(in, f.noise...)}, nil
+	}
+	errs := dropBlankRuns(dropMatching(f.paths(lines(in.Stderr), in), f.noise...))
+	return Output{Stdout: join(out), Stderr: join(errs)}, nil
+}
+
+// paths applies the diagnostics forms: paths under the working directory
+// relative, then diagnostics grouped by file.
+func (f lineFilter) paths(ls []string, in Input) []string {
+	if !f.diagnostics {
+		return ls
+	}
+	if in.Dir != "" {
+		for i, l := range ls {
+			ls[i] = relPath(l, in.Dir)
+		}
+	}
+	return groupDiagnostics(ls)
+}
+
+// diagLine is a compiler's diagnostic: "file.go:12:3: msg" (go, gcc,
+// clang, rustc's short form) or "file.ts(12,3): msg" (tsc).
+var diagLine = lazy(`^([^\s:(][^:(]*?\.[A-Za-z0-9+]+)(?::(\d+(?::\d+)?):|(\(\d+,\d+\)):) ?(.*)$`)
+
+// diagContext is gcc's "file.c: In function ‘f’:" line.
+var diagContext = lazy(`^([^\s:][^:]*?\.[A-Za-z0-9+]+): ((?:In |At |In instantiation ).*:)$`)
+
+// caretLine is a line of gcc/clang carets under the source snippet: the
+// column it points at is already in the diagnostic's location.
+var caretLine = lazy(`^\s*\|[ \t]*[\^~][\^~ \t]*$`)
+
+// snippetLine is a source line gcc and clang quote under a diagnostic:
+// "   13 | int f(void) {".
+var snippetLine = lazy(`^\s*\d+ \| `)
+
+// groupDiagnostics names a file once for a run of diagnostics in it:
+//
+//	store/store.go:
+//	  16:4: s.count undefined (type *Store has no field or method count)
+//	  21:12, 25:22: declared and not used: x
+//
+// Every message and location stays: lines that continue a diagnostic
+// (indented: notes, have/want, source snippets) follow it; gcc's caret
+// underlines go, and so does a quoted source line already quoted above
+// when nothing hangs under it. A file with one diagnostic keeps its line.
+func groupDiagnostics(ls []string) []string {
+	type item struct {
+		loc, msg string   // loc "" for a context line (msg is its text)
+		cont     []string // continuation lines
+	}
+	var out []string
+	for i := 0; i < len(ls); {
+		file := diagFile(ls[i])
+		if file == "" {
+			out = append(out, ls[i])
+			i++
+			continue
+		}
+		var items []*item
+		j := i
+		diags := 0
+		for j < len(ls) {
+			l := ls[j]
+			if m := diagLine.FindStringSubmatch(l); m != nil && m[1] == file {
+				loc := m[2]
+				if loc == "" {
+					loc = m[3]
+				}
+				items = append(items, &item{loc: loc, msg: m[4]})
+				diags++
+			} else if m := diagContext.FindStringSubmatch(l); m != nil && m[1] == file {
+				items = append(items, &item{msg: m[2]})
+			} else if len(items) > 0 && l != "" && (l[0] == ' ' || l[0] == '\t') && diagFile(l) == "" {
+				if !caretLine.MatchString(l) {
+					last := items[len(items)-1]
+					last.cont = append(last.cont, l)
+				}
+			} else {
+				break
+			}
+			j++
+		}
+		if diags < 2 {
+			out = append(out, ls[i:j]...) // nothing to fold: as printed
+			i = j
+			continue
+		}
+		out = append(out, file+":")
+		shown := map[string]bool{} // source lines gcc quoted above
+		for _, it := range items {
+			if len(it.cont) == 1 && snippetLine.MatchString(it.cont[0]) && shown[it.cont[0]] {
+				it.cont = nil // the same source line again, nothing under it
+			}
+			for _, c := range it.cont {
+				shown[c] = true
+			}
+		}
+		for k := 0; k < len(items); k++ {
+			it := items[k]
+			if it.loc == "" {
+				out = append(out, "  "+it.msg)
+				continue
+			}
+			locs := []string{it.loc}
+			for len(it.cont) == 0 && k+1 < len(items) && items[k+1].loc != "" && items[k+1].msg == it.msg && len(items[k+1].cont) == 0 {
+				k++
+				locs = append(locs, items[k].loc)
+			}
+			out = append(out, "  "+strings.Join(locs, ", ")+": "+it.msg)
+			for _, c := range it.cont {
+				out = append(out, "  "+c)
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+// diagFile returns the file a diagnostic or context line names, or "".
+func diagFile(l string) string {
+	if m := diagLine.FindStringSubmatch(l); m != nil {
+		return m[1]
+	}
+	if m := diagContext.FindStringSubmatch(l); m != nil {
+		return m[1]
+	}
+	return ""
 }
 
 // problem matches lines that report an error, a failure or a location; the
 // generic caps never drop them.
-var problem = lazy(`(?i)\b(error|errors|fail|failed|failure|fatal|panic|exception|traceback|denied|not found|cannot|unable|undefined|warning)\b|^[\w./\-]+\.\w+:\d+(:\d+)?[: ]`)
+var problem = lazy(`(?i)\b(error|errors|fail|failed|failure|fatal|panic|exception|traceback|denied|not found|cannot|unable|undefined|warning)\b|^[\w./\-]+\.\w+:\d+(:\d+)?[: ]|^\s+\(?\d+[:,]\d+\)?(, \(?\d+[:,]\d+\)?)*: `)
 
 // capKeeping caps ls at about max lines: the first 2/3 of max and the last
 // 1/3 survive, and so does every line keep matches (with the line after

@@ -1,9 +1,13 @@
 package filter
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
+	"time"
+
+	"github.com/gotk-dev/gotk/core/shell"
 )
 
 // gitLog renders `git log`: one line per commit (short hash, date, author,
@@ -63,9 +67,14 @@ func (gitLog) Render(in Input) (Output, error) {
 	recs := strings.Split(string(in.Stdout), logSep)[1:]
 	var res []string
 	shortened := 0
+	cut := false // a patch lost context lines
+	// Without -n the log has no bound: the first page of commits, then
+	// how many are left and where they start in the log as typed.
+	unbounded := !gitLogBounded(in.Argv, in.Tool)
+	size := 0
 	for i, r := range recs {
-		if i == logMax {
-			res = append(res, moreLine(len(recs)-logMax, "commits", in))
+		if i == logMax || unbounded && size > pageBudget {
+			res = append(res, gitLogRest(recs[i:], in))
 			break
 		}
 		f := strings.SplitN(r, fieldSep, 6)
@@ -78,14 +87,7 @@ func (gitLog) Render(in Input) (Output, error) {
 		if len(body) > 0 {
 			subject, body = body[0], body[1:]
 		}
-		line := f[0] + " " + f[1] + " " + f[2]
-		if f[3] != "" {
-			line += " (" + f[3] + ")"
-		}
-		if strings.Contains(strings.TrimSpace(f[4]), " ") {
-			line += " [merge " + strings.ReplaceAll(strings.TrimSpace(f[4]), " ", "+") + "]"
-		}
-		res = append(res, line+": "+subject)
+		res = append(res, commitLine(f[0], f[1], f[2], f[3], strings.Fields(f[4]), subject))
 		var kept []string
 		for _, b := range body {
 			if strings.TrimSpace(b) != "" {
@@ -97,24 +99,144 @@ func (gitLog) Render(in Input) (Output, error) {
 			kept = append(kept[:logBody], fmt.Sprintf("  … %d more lines", len(kept)-logBody))
 		}
 		res = append(res, kept...)
-		res = append(res, logDetail(detail, in)...)
+		res = append(res, logDetail(detail, in, &cut)...)
+		size = 0
+		for _, l := range res {
+			size += len(l) + 1
+		}
 	}
 	if shortened > 0 {
 		res = append(res, fmt.Sprintf("(%s shortened: %s)", plural(shortened, "commit message", "commit messages"), in.Recall()))
 	}
+	if cut {
+		res = append(res, contextNote(in))
+	}
 	return Output{Stdout: join(res), Stderr: in.Stderr}, nil
+}
+
+// commitLine is the one-line form of a commit's header, wherever git
+// prints one (git log, git show, git log -p): short hash, date, author,
+// refs, a merge mark with the parents, then the subject.
+func commitLine(hash, date, author, refs string, parents []string, subject string) string {
+	line := hash + " " + date + " " + author
+	if refs != "" {
+		line += " (" + refs + ")"
+	}
+	if len(parents) > 1 {
+		line += " [merge " + strings.Join(parents, "+") + "]"
+	}
+	return line + ": " + subject
+}
+
+// commitStart is the first line of a commit in git's default (medium)
+// format: "commit <full hash>", maybe with its refs.
+var commitStart = lazy(`^commit ([0-9a-f]{40}|[0-9a-f]{64})(?: \((.*)\))?$`)
+
+// gitDate is git's default date format.
+const gitDate = "Mon Jan 2 15:04:05 2006 -0700"
+
+// compactCommitHeaders rewrites the commit headers git show (and git log
+// -p in its own format) prints in the default medium format as git log's
+// filter prints them: "commit", "Author:" and "Date:" lines folded into
+// commitLine (short hash, short date, author's name), the message
+// indented by two spaces instead of four. Any other header form (fuller,
+// a tag's, an unparsable date) stays as it is.
+func compactCommitHeaders(ls []string) []string {
+	var out []string
+	for i := 0; i < len(ls); i++ {
+		m := commitStart.FindStringSubmatch(ls[i])
+		if m == nil || (i > 0 && ls[i-1] != "") {
+			out = append(out, ls[i])
+			continue
+		}
+		j := i + 1
+		var parents []string
+		if j < len(ls) && strings.HasPrefix(ls[j], "Merge: ") {
+			parents = strings.Fields(strings.TrimPrefix(ls[j], "Merge: "))
+			j++
+		}
+		if j+2 >= len(ls) || !strings.HasPrefix(ls[j], "Author: ") || !strings.HasPrefix(ls[j+1], "Date:   ") || ls[j+2] != "" {
+			out = append(out, ls[i])
+			continue
+		}
+		author := strings.TrimPrefix(ls[j], "Author: ")
+		if k := strings.LastIndex(author, " <"); k > 0 && strings.HasSuffix(author, ">") {
+			author = author[:k]
+		}
+		date := strings.TrimPrefix(ls[j+1], "Date:   ")
+		if t, err := time.Parse(gitDate, date); err == nil {
+			date = t.Format("2006-01-02")
+		}
+		k := j + 3
+		var msg []string
+		for k < len(ls) && (strings.HasPrefix(ls[k], "    ") || ls[k] == "") {
+			if ls[k] == "" && (k+1 == len(ls) || !strings.HasPrefix(ls[k+1], "    ")) {
+				break // the blank line after the message
+			}
+			msg = append(msg, strings.TrimPrefix(ls[k], "    "))
+			k++
+		}
+		msg = dropBlankRuns(msg)
+		subject := ""
+		if len(msg) > 0 {
+			subject, msg = msg[0], msg[1:]
+		}
+		out = append(out, commitLine(m[1][:10], date, author, m[2], parents, subject))
+		for _, l := range dropBlankRuns(msg) {
+			if l != "" {
+				l = "  " + l
+			}
+			out = append(out, l)
+		}
+		i = k - 1
+	}
+	return out
+}
+
+// gitLogBounded reports whether the user bounded the log's length
+// (-n N, -N, --max-count).
+func gitLogBounded(argv []string, tool int) bool {
+	at := subIndex(argv, tool, "log")
+	if at < 0 {
+		return false
+	}
+	for _, a := range argv[at+1:] {
+		if a == "--" {
+			break
+		}
+		if a == "-n" || strings.HasPrefix(a, "--max-count") || len(a) > 1 && a[0] == '-' && (shell.IsDigits(a[1:]) || a[1] == 'n' && shell.IsDigits(a[2:])) {
+			return true
+		}
+	}
+	return false
+}
+
+// gitLogRest is the note for the commits after the first page: how many,
+// and the lines of the log as typed where they are (the first one's
+// "commit <hash>" line to the end), when the runner kept that log.
+func gitLogRest(recs []string, in Input) string {
+	hash, _, _ := strings.Cut(recs[0], fieldSep)
+	if in.RecallLines != nil && len(in.Plain) > 0 && hash != "" {
+		pl := bytes.Split(bytes.TrimSuffix(in.Plain, []byte("\n")), []byte("\n"))
+		for i, l := range pl {
+			if bytes.HasPrefix(l, []byte("commit "+hash)) {
+				return fmt.Sprintf("… %d more commits (lines %d-%d: %s)", len(recs), i+1, len(pl), in.RecallLines(i+1, len(pl)))
+			}
+		}
+	}
+	return moreLine(len(recs), "commits", in)
 }
 
 // logDetail renders what a detail flag printed under one commit: a patch
 // as a compact diff, a stat table without its padding, a file list as is.
-func logDetail(detail string, in Input) []string {
+func logDetail(detail string, in Input, cut *bool) []string {
 	detail = strings.Trim(detail, "\n")
 	if detail == "" {
 		return nil
 	}
 	ls := lines([]byte(detail))
 	if looksLikeDiff([]byte(detail)) {
-		return compactDiffLines(ls, in)
+		return compactDiffLines(ls, in, cut)
 	}
 	return compactStat(ls)
 }

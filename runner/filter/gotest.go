@@ -152,7 +152,7 @@ func (goTest) Render(in Input) (Output, error) {
 	for _, pkg := range pkgFail {
 		for _, k := range failed {
 			if k.pkg == pkg {
-				res = append(res, capKeeping(foldGoFrames(dropMatching(out[k], testFraming), in), 150, nil, in)...)
+				res = append(res, capKeeping(foldGoFrames(foldTestify(dropMatching(out[k], testFraming), k.test, in), in), 150, nil, in)...)
 			}
 		}
 		var pkgLines []string
@@ -165,7 +165,7 @@ func (goTest) Render(in Input) (Output, error) {
 	}
 	for _, k := range failed {
 		if !failedPkg[k.pkg] { // a failed test in a package that did not report
-			res = append(res, capKeeping(foldGoFrames(dropMatching(out[k], testFraming), in), 150, nil, in)...)
+			res = append(res, capKeeping(foldGoFrames(foldTestify(dropMatching(out[k], testFraming), k.test, in), in), 150, nil, in)...)
 		}
 	}
 	for _, k := range order {
@@ -181,6 +181,14 @@ func (goTest) Render(in Input) (Output, error) {
 	res = append(res, other...)
 	res = append(res, coverage...)
 	res = append(res, goTestSummary(passed, failedN, skipped, len(pkgOK)+len(pkgFail), len(pkgFail), len(pkgNoTests)))
+	if len(pkgOK) > 0 {
+		res = append(res, "  ok: "+foldPackages(pkgOK))
+	}
+	if in.Dir != "" {
+		for i, l := range res {
+			res[i] = relPath(l, in.Dir)
+		}
+	}
 	return Output{Stdout: join(res), Stderr: keepStderr(in, goNoise...)}, nil
 }
 
@@ -385,4 +393,137 @@ func (goTest) Plain(in Input) ([]byte, bool) {
 		b.WriteString(otherLines[o])
 	}
 	return []byte(b.String()), true
+}
+
+// foldPackages names import paths once their common prefix is said once:
+// "example.com/m/{api, store, store/sql}".
+func foldPackages(pkgs []string) string {
+	pkgs = slices.Clone(pkgs)
+	slices.Sort(pkgs)
+	if len(pkgs) == 1 {
+		return pkgs[0]
+	}
+	prefix := pkgs[0]
+	for _, p := range pkgs[1:] {
+		for !strings.HasPrefix(p, prefix) {
+			prefix = prefix[:len(prefix)-1]
+		}
+	}
+	prefix = prefix[:strings.LastIndexByte(prefix, '/')+1]
+	rest := make([]string, len(pkgs))
+	for i, p := range pkgs {
+		rest[i] = strings.TrimPrefix(p, prefix)
+	}
+	return prefix + "{" + strings.Join(rest, ", ") + "}"
+}
+
+// testifyField is one line of a testify failure block: "\tLabel:  \tvalue",
+// or "\t        \tvalue" continuing the label above.
+var testifyField = lazy(`^\s+\t([A-Za-z ]+:|\s*)\s*\t(.*)$`)
+
+// testifyHead is the t.Errorf location line testify's block hangs from.
+var testifyHead = lazy(`^(\s*)(\S+\.go:\d+): $`)
+
+// foldTestify folds each testify/assert failure block to its location,
+// its message, expected and actual, and the assertion's own message:
+//
+//	cart_test.go:13: Not equal:
+//	    expected: 19
+//	    actual  : 10
+//	    Messages: total of the cart
+//
+// Dropped: the "Test:" line when it names the failing test (its --- FAIL
+// line does), the Error Trace when it is the location itself, the Diff
+// when expected and actual are one line each (it repeats them). Paths
+// under the working directory are shown relative.
+func foldTestify(ls []string, test string, in Input) []string {
+	var out []string
+	for i := 0; i < len(ls); i++ {
+		h := testifyHead.FindStringSubmatch(ls[i])
+		if h == nil || i+1 >= len(ls) || !strings.Contains(ls[i+1], "\tError Trace:") {
+			out = append(out, ls[i])
+			continue
+		}
+		type field struct {
+			label string
+			vals  []string
+		}
+		var fs []*field
+		j := i + 1
+		for ; j < len(ls); j++ {
+			m := testifyField.FindStringSubmatch(ls[j])
+			if m == nil {
+				break
+			}
+			if label := strings.TrimSpace(m[1]); label != "" {
+				fs = append(fs, &field{label: strings.TrimSuffix(label, ":")})
+			} else if len(fs) == 0 {
+				break
+			}
+			f := fs[len(fs)-1]
+			f.vals = append(f.vals, strings.TrimRight(m[2], " \t"))
+		}
+		indent, loc := h[1], h[2]
+		pad := indent + "    "
+		head := indent + loc + ":"
+		var body []string
+		for _, f := range fs {
+			switch f.label {
+			case "Error Trace":
+				var trace []string
+				for _, v := range f.vals {
+					if v = strings.TrimSpace(v); v != "" {
+						trace = append(trace, relPath(v, in.Dir))
+					}
+				}
+				if len(trace) == 1 && (trace[0] == loc || strings.HasSuffix(trace[0], "/"+loc)) {
+					continue
+				}
+				body = append(body, pad+"Error Trace: "+strings.Join(trace, ", "))
+			case "Test":
+				if len(f.vals) == 1 && f.vals[0] == test {
+					continue
+				}
+				body = append(body, pad+"Test: "+strings.Join(f.vals, " "))
+			case "Error":
+				vals := testifyDropDiff(f.vals)
+				head += " " + vals[0]
+				for _, v := range vals[1:] {
+					body = append(body, pad+v)
+				}
+			default:
+				body = append(body, pad+f.label+": "+f.vals[0])
+				for _, v := range f.vals[1:] {
+					body = append(body, pad+"  "+v)
+				}
+			}
+		}
+		out = append(out, head)
+		out = append(out, body...)
+		i = j - 1
+	}
+	return out
+}
+
+// testifyDropDiff drops the "Diff:" section of an Error whose expected and
+// actual values are one line each (the diff says nothing more), and the
+// blank line before it.
+func testifyDropDiff(vals []string) []string {
+	d := slices.Index(vals, "Diff:")
+	if d < 0 {
+		return vals
+	}
+	exp, act := -1, -1
+	for i, v := range vals[:d] {
+		switch {
+		case strings.HasPrefix(v, "expected: "):
+			exp = i
+		case strings.HasPrefix(v, "actual  : "):
+			act = i
+		}
+	}
+	if exp < 0 || act != exp+1 || act+1 < d && strings.TrimSpace(vals[act+1]) != "" {
+		return vals
+	}
+	return vals[:act+1]
 }

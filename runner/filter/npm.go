@@ -102,7 +102,13 @@ type treeList struct{ same }
 // tree ("│   ", 4 wide) or npm ("│ ", 2 wide), then the connector.
 var boxPrefix = lazy(`^([│|\x{a0}  ` + "`" + `]*)(├── |└── |├─┬ |└─┬ |\+-- |` + "`" + `-- )`)
 
-// Render re-indents the tree and caps very long ones.
+// treeNames is how many sibling names one line of the tree shows; the
+// rest of them are counted with their raw line range.
+const treeNames = 60
+
+// Render re-indents the tree and caps very long ones. A tree (not npm ls,
+// whose depth the user bounds) is a listing without a bound: past the
+// first page it prints how many entries are left and their raw lines.
 func (treeList) Render(in Input) (Output, error) {
 	ls := lines(in.Stdout)
 	unit := 4
@@ -112,17 +118,18 @@ func (treeList) Render(in Input) (Output, error) {
 	type entry struct {
 		depth int // -1: not a tree entry (the root, tree's totals line)
 		text  string
+		raw   int // raw line number (1-based)
 	}
 	es := make([]entry, 0, len(ls))
 	deduped := 0
-	for _, l := range ls {
+	for i, l := range ls {
 		if unit == 2 && strings.HasSuffix(l, " deduped") && boxPrefix.MatchString(l) {
 			deduped++ // npm ls --all: a package already listed above
 			continue
 		}
-		e := entry{depth: -1, text: l}
+		e := entry{depth: -1, text: l, raw: i + 1}
 		if m := boxPrefix.FindStringSubmatchIndex(l); m != nil {
-			e = entry{depth: utf8.RuneCountInString(l[:m[3]]) / unit, text: l[m[1]:]}
+			e = entry{depth: utf8.RuneCountInString(l[:m[3]]) / unit, text: l[m[1]:], raw: i + 1}
 		}
 		es = append(es, e)
 	}
@@ -132,9 +139,11 @@ func (treeList) Render(in Input) (Output, error) {
 		return es[i].depth >= 0 && (i+1 == len(es) || es[i+1].depth <= es[i].depth)
 	}
 	out := make([]string, 0, len(es))
+	at := make([]int, 0, len(es)) // index in es of each output line's first entry
 	for i := 0; i < len(es); {
 		if es[i].depth < 0 {
 			out = append(out, es[i].text)
+			at = append(at, i)
 			i++
 			continue
 		}
@@ -151,12 +160,46 @@ func (treeList) Render(in Input) (Output, error) {
 				}
 			}
 		}
+		if len(names) > treeNames+capSlack {
+			rest := fmt.Sprintf("… %d more names (%s)", len(names)-treeNames, treeRange(in, es[i+treeNames].raw, es[j-1].raw, deduped))
+			names = append(names[:treeNames:treeNames], rest)
+		}
 		out = append(out, strings.Repeat("  ", es[i].depth+1)+strings.Join(names, ", "))
+		at = append(at, i)
 		i = j
 	}
-	out = capKeeping(out, 500, nil, in)
+	if unit == 4 {
+		// the totals line and what follows it stay after the page
+		end := len(out)
+		for end > 0 && es[at[end-1]].depth < 0 && at[end-1] > 0 {
+			end--
+		}
+		if n := pageCut(out[:end], pageBudget); n < end {
+			first, last := at[n], at[end-1]
+			for k := at[end-1]; k < len(es) && es[k].depth >= 0; k++ {
+				last = k
+			}
+			entries, dirs := 0, 0
+			for k := first; k <= last; k++ {
+				if es[k].depth >= 0 {
+					entries++
+					if !leaf(k) {
+						dirs++
+					}
+				}
+			}
+			note := fmt.Sprintf("… %d more entries, %d of them non-empty directories (%s)", entries, dirs, treeRange(in, es[first].raw, es[last].raw, deduped))
+			out = append(append(out[:n:n], note), out[end:]...)
+		}
+	} else {
+		out = capKeeping(out, 500, nil, in)
+	}
 	if deduped > 0 {
 		out = append(out, fmt.Sprintf("(%d \"deduped\" entries not repeated: %s)", deduped, in.Recall()))
 	}
 	return Output{Stdout: join(out), Stderr: in.Stderr}, nil
 }
+
+// treeRange is recallRange for raw lines of a tree; once npm's deduped
+// lines were dropped the numbers still are the raw ones.
+func treeRange(in Input, from, to, _ int) string { return recallRange(in, from, to) }

@@ -195,3 +195,80 @@ func shortLine(l string, max int, in Input) string {
 }
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// pageBudget is the first page of an unbounded listing (git log without
+// -n, tree, find, grep -r, ls -R): about 1,800 tokens, what an agent reads
+// before deciding where to look next. Past it the filter prints counts
+// and the exact range of raw lines to recall for the rest.
+const pageBudget = 6 << 10 // bytes; ~3.5 bytes a token for paths and code
+
+// pageCut returns how many of out's lines the first page holds: all of
+// them when they fit (with a quarter of slack: a note that hides a few
+// lines costs about what they do), else as many as fit in budget bytes.
+func pageCut(out []string, budget int) int {
+	if linesSize(out) <= budget*5/4 {
+		return len(out)
+	}
+	size := 0
+	for i, l := range out {
+		size += len(l) + 1
+		if size > budget {
+			return max(i, 1)
+		}
+	}
+	return len(out)
+}
+
+// linesSize is the size of ls printed, newlines included.
+func linesSize(ls []string) int {
+	n := 0
+	for _, l := range ls {
+		n += len(l) + 1
+	}
+	return n
+}
+
+// recallRange names raw lines from..to (1-based, inclusive) of a filter
+// whose raw output is its stdout: "lines 701-3008: gotk recall ID --lines
+// 701-3008". When those numbers are not the stored output's (stderr is
+// interleaved in it, or nothing is kept line by line) it names the whole
+// output's recall.
+func recallRange(in Input, from, to int) string {
+	if in.RecallLines == nil || len(in.Stderr) > 0 || from > to {
+		return in.Recall()
+	}
+	return fmt.Sprintf("lines %d-%d: %s", from, to, in.RecallLines(from, to))
+}
+
+// relPath shows the paths under the working directory relative, as the
+// tool would have printed them run with relative arguments: "/proj/x/a.go"
+// becomes "x/a.go" when gotk ran in /proj. Only a whole path starting at a
+// word boundary is touched.
+func relPath(s, dir string) string {
+	if len(dir) < 2 || !strings.HasPrefix(dir, "/") {
+		return s
+	}
+	prefix := strings.TrimSuffix(dir, "/") + "/"
+	if !strings.Contains(s, prefix) {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, prefix)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		if i > 0 && pathByte(s[i-1]) {
+			b.WriteString(prefix)
+		}
+		s = s[i+len(prefix):]
+	}
+}
+
+// pathByte reports whether c may sit inside a path word (so a prefix
+// after it is not the start of a path).
+func pathByte(c byte) bool {
+	return c == '/' || c == '.' || c == '_' || c == '-' || c == '~' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
+}

@@ -69,6 +69,10 @@ func main() {
 	if *note != "" {
 		fmt.Fprintf(&c, "# note: %s\n", *note)
 	}
+	if abs, err := filepath.Abs(*dir); err == nil {
+		// the working directory: filters show paths under it relative
+		fmt.Fprintf(&c, "# dir: %s\n", abs)
+	}
 	for _, a := range argv {
 		c.WriteString(a + "\n")
 	}

@@ -1,0 +1,284 @@
+package filter
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// The compact forms of issue 19: every cap counts what it left out and
+// names the raw lines to recall; every fact stays.
+
+func lineInput(argv []string, stdout string) Input {
+	return Input{
+		Argv: argv, RanArgv: argv, Stdout: []byte(stdout),
+		Recall:      func() string { return testRecall },
+		RecallLines: func(from, to int) string { return fmt.Sprintf("%s --lines %d-%d", testRecall, from, to) },
+	}
+}
+
+// The raw range a page note names holds exactly the lines it left out.
+func TestPageRangesAreExact(t *testing.T) {
+	var paths []string
+	for d := range 40 {
+		for f := range 30 {
+			paths = append(paths, fmt.Sprintf("src/module%02d/file_with_a_long_name_%02d.go", d, f))
+		}
+	}
+	raw := strings.Join(paths, "\n") + "\n"
+	out, err := find{}.Render(lineInput([]string{"find", "src"}, raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls := lines(out.Stdout)
+	last := ls[len(ls)-1]
+	var n, from, to int
+	if _, err := fmt.Sscanf(last, "… %d more paths (lines %d-%d:", &n, &from, &to); err != nil {
+		t.Fatalf("no page note: %q (%v)", last, err)
+	}
+	if to != len(paths) || to-from+1 != n {
+		t.Errorf("note %q: want the last %d raw lines ending at %d", last, n, len(paths))
+	}
+	// every path before the range is on the page
+	shown := strings.Join(ls, "\n")
+	for _, p := range paths[:from-1] {
+		name := p[strings.LastIndexByte(p, '/')+1:]
+		if !strings.Contains(shown, name) {
+			t.Fatalf("%s is before the recalled range but not shown", p)
+		}
+	}
+	if len(out.Stdout) > pageBudget+noteRoom {
+		t.Errorf("page is %d bytes, budget %d", len(out.Stdout), pageBudget)
+	}
+}
+
+// A line number counted in stdout is not one of the stored output when
+// stderr is interleaved in it: the note then names the whole recall.
+func TestRecallRangeWithStderr(t *testing.T) {
+	in := lineInput(nil, "")
+	if got := recallRange(in, 3, 9); got != "lines 3-9: gotk recall TEST01 --lines 3-9" {
+		t.Errorf("got %q", got)
+	}
+	in.Stderr = []byte("grep: x: Permission denied\n")
+	if got := recallRange(in, 3, 9); got != testRecall {
+		t.Errorf("with stderr: got %q", got)
+	}
+}
+
+// grep past its first page still names every file, with its count; a
+// file with many matches shows the first ones and counts the rest.
+func TestGrepNamesEveryFile(t *testing.T) {
+	var b strings.Builder
+	for f := range 60 {
+		for m := range 1 + f%4 {
+			fmt.Fprintf(&b, "pkg/dir%d/f%02d.go:%d:\tcall(someArgument, anotherArgument) // match %d\n", f%3, f, 10+m, m)
+		}
+	}
+	for m := range 100 {
+		fmt.Fprintf(&b, "big.go:%d:\tmatch %d\n", m+1, m)
+	}
+	out, err := grep{}.Render(lineInput([]string{"grep", "-rn", "call", "."}, b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(out.Stdout)
+	for f := range 60 {
+		if !strings.Contains(got, fmt.Sprintf("f%02d.go", f)) {
+			t.Errorf("f%02d.go not named:\n%s", f, got)
+		}
+	}
+	if !strings.Contains(got, "big.go (100)") && !strings.Contains(got, "more in this file") {
+		t.Errorf("big.go's matches neither counted nor capped:\n%s", got)
+	}
+}
+
+// One folder with hundreds of files: its line shows the first names and
+// the raw lines of the others.
+func TestTreeLongLineCapped(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(".\n└── certs\n")
+	for i := range 300 {
+		c := "├── "
+		if i == 299 {
+			c = "└── "
+		}
+		fmt.Fprintf(&b, "    %scert%03d.pem\n", c, i)
+	}
+	b.WriteString("\n1 directory, 300 files\n")
+	out, err := treeList{}.Render(lineInput([]string{"tree"}, b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("… %d more names (lines %d-%d: %s --lines %d-%d)", 300-treeNames, 3+treeNames, 302, testRecall, 3+treeNames, 302)
+	if !strings.Contains(string(out.Stdout), want) || !strings.Contains(string(out.Stdout), "1 directory, 300 files") {
+		t.Errorf("want %q and the totals in:\n%s", want, out.Stdout)
+	}
+}
+
+func TestGitLogBounded(t *testing.T) {
+	for _, tc := range []struct {
+		argv []string
+		want bool
+	}{
+		{[]string{"git", "log"}, false},
+		{[]string{"git", "log", "--stat", "main"}, false},
+		{[]string{"git", "log", "-n", "5"}, true},
+		{[]string{"git", "log", "-n5"}, true},
+		{[]string{"git", "log", "-5"}, true},
+		{[]string{"git", "log", "--max-count=5"}, true},
+		{[]string{"git", "log", "--", "-5"}, false},
+	} {
+		if got := gitLogBounded(tc.argv, 0); got != tc.want {
+			t.Errorf("gitLogBounded(%q) = %v, want %v", tc.argv, got, tc.want)
+		}
+	}
+}
+
+func TestCompactCommitHeaders(t *testing.T) {
+	in := strings.Join([]string{
+		"commit 0123456789abcdef0123456789abcdef01234567 (HEAD -> main, tag: v1)",
+		"Merge: 0123456 89abcde",
+		"Author: Dana Dev <dev@example.com>",
+		"Date:   Mon Aug 10 10:00:00 2026 +0000",
+		"",
+		"    Merge branch 'fix'",
+		"    ",
+		"    Body line.",
+		"",
+		"diff --git a/x b/x",
+	}, "\n")
+	want := strings.Join([]string{
+		"0123456789 2026-08-10 Dana Dev (HEAD -> main, tag: v1) [merge 0123456+89abcde]: Merge branch 'fix'",
+		"  Body line.",
+		"",
+		"diff --git a/x b/x",
+	}, "\n")
+	if got := strings.Join(compactCommitHeaders(strings.Split(in, "\n")), "\n"); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	// another format (--pretty=fuller) stays as git printed it
+	fuller := []string{"commit 0123456789abcdef0123456789abcdef01234567", "Author:     Dana <d@x>", "AuthorDate: Mon Aug 10 10:00:00 2026 +0000", "", "    s"}
+	if got := compactCommitHeaders(append([]string{}, fuller...)); strings.Join(got, "\n") != strings.Join(fuller, "\n") {
+		t.Errorf("fuller header changed: %q", got)
+	}
+}
+
+// The diff note appears only when context was really cut.
+func TestDiffSaysContextWasCut(t *testing.T) {
+	three := "diff --git a/a b/a\n--- a/a\n+++ b/a\n@@ -1,7 +1,7 @@\n a\n b\n c\n-d\n+D\n e\n f\n g\n"
+	zero := "diff --git a/a b/a\n--- a/a\n+++ b/a\n@@ -4 +4 @@\n-d\n+D\n"
+	in := Input{Recall: func() string { return testRecall }}
+	if got := string(compactDiff([]byte(three), in)); !strings.Contains(got, "(context cut to 1 line; full diff: "+testRecall+")") {
+		t.Errorf("no note:\n%s", got)
+	}
+	if got := string(compactDiff([]byte(zero), in)); strings.Contains(got, "context cut") {
+		t.Errorf("note without a cut:\n%s", got)
+	}
+}
+
+func TestFoldTestify(t *testing.T) {
+	block := []string{
+		"    a_test.go:12: ",
+		"        \tError Trace:\t/proj/pkg/a_test.go:12",
+		"        \tError:      \tNot equal: ",
+		"        \t            \texpected: 1",
+		"        \t            \tactual  : 2",
+		"        \t            \t",
+		"        \t            \tDiff:",
+		"        \t            \t--- Expected",
+		"        \t            \t+++ Actual",
+		"        \t            \t@@ -1 +1 @@",
+		"        \t            \t-1",
+		"        \t            \t+2",
+		"        \tTest:       \tTestA",
+		"        \tMessages:   \tsum of a",
+		"    a_test.go:20: ",
+		"        \tError Trace:\t/proj/pkg/helper_test.go:5",
+		"        \t            \t\t\t\t/proj/pkg/a_test.go:20",
+		"        \tError:      \tShould be true",
+		"        \tTest:       \tTestA",
+	}
+	got := foldTestify(block, "TestA", Input{Dir: "/proj"})
+	want := []string{
+		"    a_test.go:12: Not equal:",
+		"        expected: 1",
+		"        actual  : 2",
+		"        Messages: sum of a",
+		"    a_test.go:20: Should be true",
+		"        Error Trace: pkg/helper_test.go:5, pkg/a_test.go:20",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestGroupDiagnostics(t *testing.T) {
+	got := groupDiagnostics([]string{
+		"# example.com/m",
+		"a.go:1:2: undefined: x",
+		"b.go:3:4: undefined: y",
+		"b.go:5:6: undefined: y",
+		"b.go:7:8: too many return values",
+		"\thave (int, bool)",
+		"c.ts(1,2): error TS1: one",
+	})
+	want := []string{
+		"# example.com/m",
+		"a.go:1:2: undefined: x",
+		"b.go:",
+		"  3:4, 5:6: undefined: y",
+		"  7:8: too many return values",
+		"  \thave (int, bool)",
+		"c.ts(1,2): error TS1: one",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestRelPath(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"/proj/a.go:1: x", "a.go:1: x"},
+		{"see /proj/sub/b.go", "see sub/b.go"},
+		{"/other/proj/a.go", "/other/proj/a.go"},
+		{"/projects/a.go", "/projects/a.go"},
+	} {
+		if got := relPath(tc.in, "/proj"); got != tc.want {
+			t.Errorf("relPath(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got := relPath("/a.go", "/"); got != "/a.go" {
+		t.Errorf("root dir: %q", got)
+	}
+}
+
+func TestFoldPackages(t *testing.T) {
+	if got := foldPackages([]string{"ex.com/m/store", "ex.com/m/api", "ex.com/m/store/sql"}); got != "ex.com/m/{api, store, store/sql}" {
+		t.Errorf("got %q", got)
+	}
+	if got := foldPackages([]string{"ex.com/m"}); got != "ex.com/m" {
+		t.Errorf("got %q", got)
+	}
+}
+
+// ls -l: a column every entry shares is said once; sizes and names stay.
+func TestLsFoldsColumns(t *testing.T) {
+	ll := []string{
+		"total 12",
+		"drwxr-xr-x 2 root root 4096 Nov 30 04:39 .",
+		"-rw-r--r-- 1 root root 10 Nov 30 04:39 a.go",
+		"-rw-r--r-- 1 root root 20 Nov 30 04:39 b.go",
+		"-rwxr-xr-x 1 root root 30 Nov 30 04:39 run.sh",
+	}
+	want := []string{
+		"(all root root, Nov 30 04:39; mode and links -rw-r--r-- 1 for files unless shown; then size, name)",
+		"total 12",
+		"drwxr-xr-x 2 4096 .",
+		"10 a.go",
+		"20 b.go",
+		"-rwxr-xr-x 1 30 run.sh",
+	}
+	if got := compactLong(ll); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
