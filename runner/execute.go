@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -381,13 +380,6 @@ func (a *app) startFailed(err error) int {
 // record stores the run unless GOTK_TRACK=0. A database that cannot be
 // opened or written costs one warning line naming the file; the program's
 // output and exit code are already settled.
-// foldEvery: about one run in this many folds the pending runs into the
-// database on its way out (the others only write their file).
-const foldEvery = 64
-
-// foldNow draws whether this run folds.
-func foldNow() bool { return rand.IntN(foldEvery) == 0 }
-
 func (a *app) record(run store.Run, kept *store.Kept) {
 	if off(a.getenv("GOTK_TRACK")) {
 		return
@@ -398,11 +390,11 @@ func (a *app) record(run store.Run, kept *store.Kept) {
 		return
 	}
 	run.Project = a.project()
-	// One file written, no database opened (store.Journal); reports fold
-	// the pending runs in. One run in foldEvery folds them too, so the
-	// pending folder stays small for a user who never asks for a report.
-	err = store.Journal(path, run, kept)
-	if err == nil && foldNow() {
+	// One record appended, no database opened (store.Journal); reports
+	// fold the pending runs in, and so does the run that finds more than
+	// store.FoldAt of them waiting.
+	full, err := store.Journal(path, run, kept)
+	if full {
 		s, ferr := store.Open(path)
 		if ferr != nil {
 			a.warn("%s: %v; runs wait in %s until it opens", path, ferr, store.PendingDir(path))

@@ -68,24 +68,31 @@ const maxHead = 1 << 20
 // capture limit of each stream).
 const maxBody = 256 << 20
 
+// FoldAt is the size of pending records past which the run that wrote the
+// last one folds them in on its way out (Journal's full result): a user
+// who never asks for a report still keeps the pending folder small.
+const FoldAt = 4 << 20
+
 // Journal records a run (and, when k is not nil, its raw output) in the
 // pending log beside the database at dbPath, for the next Open to fold in.
 // It is what the runner calls after every run: no database is opened.
-func Journal(dbPath string, r Run, k *Kept) error {
+// full reports that the pending records passed FoldAt.
+func Journal(dbPath string, r Run, k *Kept) (full bool, err error) {
 	dir := PendingDir(dbPath)
 	if err := os.Mkdir(dir, dirMode); err != nil && !errors.Is(err, fs.ErrExist) {
 		if err := privateDir(filepath.Dir(dbPath)); err != nil {
-			return err
+			return false, err
 		}
 		if err := os.Mkdir(dir, dirMode); err != nil && !errors.Is(err, fs.ErrExist) {
-			return err
+			return false, err
 		}
 	}
 	rec, err := encodeRecord(r, k)
 	if err != nil {
-		return err
+		return false, err
 	}
-	return appendRecord(dir, rec)
+	size, err := appendRecord(dir, rec)
+	return err == nil && size > FoldAt, err
 }
 
 // encodeRecord is one record of the pending log.

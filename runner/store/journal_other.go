@@ -15,13 +15,14 @@ import (
 // segmentPrefix names no file here: there is no shared log.
 const segmentPrefix = "segment-"
 
-// appendRecord writes rec as a pending file of its own in dir.
-func appendRecord(dir string, rec []byte) error {
+// appendRecord writes rec as a pending file of its own in dir. The size
+// it returns is the folder's: its file count times a typical record.
+func appendRecord(dir string, rec []byte) (int64, error) {
 	name := recordKey(rec) + ".run"
 	tmp := filepath.Join(dir, ".tmp-"+name)
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	_, err = f.Write(rec)
 	if cerr := f.Close(); err == nil {
@@ -32,8 +33,10 @@ func appendRecord(dir string, rec []byte) error {
 	}
 	if err != nil {
 		os.Remove(tmp)
+		return 0, err
 	}
-	return err
+	entries, _ := os.ReadDir(dir)
+	return int64(len(entries)) * 4 << 10, nil
 }
 
 // recordKey is the key of an encoded record (its file name here).

@@ -55,11 +55,11 @@ func TestJournalRoundTrip(t *testing.T) {
 	r := Run{At: at, Project: "/p q", Command: "git 'lo g'", Rule: "git.log", Mode: "filtered",
 		Measured: true, RawBytes: 1234, Shown: 56, Exit: 3, Duration: 42 * time.Millisecond}
 	raw := []byte("a\r\nb\x00\xff\xfe\n")
-	if err := Journal(path, r, &Kept{ID: "ABCDEF", Raw: raw, Shown: []byte("shown\n"), Size: 99999}); err != nil {
+	if _, err := Journal(path, r, &Kept{ID: "ABCDEF", Raw: raw, Shown: []byte("shown\n"), Size: 99999}); err != nil {
 		t.Fatal(err)
 	}
 	unmeasured := Run{At: at.Add(time.Millisecond), Project: "/p", Command: "ls", Mode: "passthrough", Exit: 0}
-	if err := Journal(path, unmeasured, nil); err != nil {
+	if _, err := Journal(path, unmeasured, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(path); err == nil {
@@ -103,7 +103,7 @@ func TestJournalRoundTrip(t *testing.T) {
 func TestFoldTwiceCountsOnce(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "gotk.db")
 	for i := range 5 {
-		if err := Journal(path, run(fmt.Sprint("c", i)), &Kept{ID: fmt.Sprintf("%06x", i), Raw: []byte("raw")}); err != nil {
+		if _, err := Journal(path, run(fmt.Sprint("c", i)), &Kept{ID: fmt.Sprintf("%06x", i), Raw: []byte("raw")}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -140,7 +140,7 @@ func TestJournalConcurrent(t *testing.T) {
 				if i%2 == 0 {
 					k = &Kept{ID: fmt.Sprintf("%02x%04x", w, i), Raw: bytes.Repeat([]byte("x"), rand.IntN(5000))}
 				}
-				if err := Journal(path, run(fmt.Sprintf("w%d-%d", w, i)), k); err != nil {
+				if _, err := Journal(path, run(fmt.Sprintf("w%d-%d", w, i)), k); err != nil {
 					errs <- err
 				}
 			}
@@ -257,7 +257,7 @@ func FuzzReadRecords(f *testing.F) {
 // Pending files are the user's raw output: private like the database.
 func TestJournalPrivate(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "data", "gotk.db")
-	if err := Journal(path, run("x"), &Kept{ID: "aaaaaa", Raw: []byte("API_KEY=secret")}); err != nil {
+	if _, err := Journal(path, run("x"), &Kept{ID: "aaaaaa", Raw: []byte("API_KEY=secret")}); err != nil {
 		t.Fatal(err)
 	}
 	dir := PendingDir(path)
@@ -300,8 +300,39 @@ func BenchmarkJournal(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "gotk.db")
 	raw := bytes.Repeat([]byte("M  some/file.go\n"), 50)
 	for b.Loop() {
-		if err := Journal(path, run("git status"), &Kept{ID: NewID(), Raw: raw, Shown: raw[:100]}); err != nil {
+		if _, err := Journal(path, run("git status"), &Kept{ID: NewID(), Raw: raw, Shown: raw[:100]}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Journal says when the pending records pass FoldAt (the runner then folds
+// them), and not before.
+func TestJournalFull(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gotk.db")
+	raw := bytes.Repeat([]byte("x"), 256<<10)
+	var total int64
+	for {
+		k := &Kept{ID: NewID(), Raw: raw}
+		rec, _ := encodeRecord(run("big"), k)
+		total += int64(len(rec))
+		full, err := Journal(path, run("big"), k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if full != (total > FoldAt) {
+			t.Fatalf("after %d bytes: full = %v", total, full)
+		}
+		if full {
+			break
+		}
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if full, _ := Journal(path, run("small"), nil); full {
+		t.Error("full right after a fold")
 	}
 }

@@ -25,32 +25,34 @@ const (
 	segmentPrefix = "segment-"
 )
 
-// appendRecord appends rec to the log in dir, in one write.
-func appendRecord(dir string, rec []byte) error {
+// appendRecord appends rec to the log in dir, in one write, and returns
+// the log's size after it.
+func appendRecord(dir string, rec []byte) (int64, error) {
 	path := filepath.Join(dir, logName)
 	for range 10 {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, fileMode)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		fd := int(f.Fd())
 		if err := flock(fd, syscall.LOCK_SH); err != nil {
 			f.Close()
-			return err
+			return 0, err
 		}
 		// Still the log, not a segment a fold renamed it to meanwhile?
 		var mine, named syscall.Stat_t
 		if syscall.Fstat(fd, &mine) == nil && syscall.Stat(path, &named) == nil &&
 			mine.Dev == named.Dev && mine.Ino == named.Ino {
 			_, err = f.Write(rec)
+			size := mine.Size + int64(len(rec)) // at least: others may have appended too
 			if cerr := f.Close(); err == nil {
 				err = cerr
 			}
-			return err
+			return size, err
 		}
 		f.Close()
 	}
-	return errors.New("the pending log keeps being renamed under this run")
+	return 0, errors.New("the pending log keeps being renamed under this run")
 }
 
 // claimLog renames the log in dir to a new segment for a fold to read.
