@@ -273,7 +273,7 @@ func Agents() []*Agent {
 		},
 		{
 			// Cline CLI 3.x runs the file named after the event in its hooks
-			// folder: a two-line script that execs gotk-hook-cline. --project
+			// folder: a short script that execs gotk-hook-cline. --project
 			// keeps the rules text (.clinerules) for the Cline extension.
 			Name: "cline", Title: "Cline", Scopes: []Scope{Global, Project}, HookBin: "gotk-hook-cline",
 			Dirs: func(e *Env) []string {

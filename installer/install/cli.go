@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -365,7 +366,8 @@ func makePlan(e *Env, targets []*agentconf.Agent, only agentconf.Scope, c cli, m
 }
 
 // commandRegex asks the hook binary bin for its --command-regex; "" when it
-// has none or does not answer within 5 s.
+// has none, does not answer within 5 s, or answers something that is not a
+// regular expression matching `git status` (an older binary).
 func commandRegex(bin string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -374,7 +376,7 @@ func commandRegex(bin string) string {
 		return ""
 	}
 	re := strings.TrimSpace(string(out))
-	if strings.ContainsAny(re, "\n\r") {
+	if c, err := regexp.Compile(re); err != nil || strings.ContainsAny(re, "\n\r") || !c.MatchString("git status") {
 		return ""
 	}
 	return re
