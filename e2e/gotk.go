@@ -57,9 +57,6 @@ var (
 // agent's PATH.
 func (e *Env) InstallGotk(bin string) string {
 	e.T.Helper()
-	if installPending[e.Agent.Name] {
-		e.T.Skipf("gotk-install cannot add gotk to %s yet: its installer part was written against the installer before its rewrite and is not merged; the hook and its phase-1 tests are", e.Agent.Name)
-	}
 	installer := filepath.Join(bin, "gotk-install")
 	installerHelpOnce.Do(func() {
 		out, _ := exec.Command(installer, "--help").CombinedOutput()
@@ -77,10 +74,6 @@ func (e *Env) InstallGotk(bin string) string {
 	e.ExtraPath = append([]string{bin}, e.ExtraPath...)
 	return e.runInstaller(installer, args)
 }
-
-// installPending are the agents whose hook or plugin gotk-install cannot add
-// yet (issue 18: the hooks landed, their installer entries did not).
-var installPending = map[string]bool{"cline": true, "droid": true, "kilo": true, "crush": true}
 
 // runInstaller runs gotk-install in the project with the run's
 // environment; a failure ends the test with its output.

@@ -50,6 +50,11 @@ var standIns = map[string]string{
 	"gotk-hook-codex":  hook("codex", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"'"$g"' ls"}}}`),
 	// Outside a --allow-all-tools session Copilot's hook answers nothing.
 	"gotk-hook-copilot": hook("copilot", ``),
+	"gotk-hook-cline":   hook("cline", `{"overrideInput":{"commands":["gotk git status"]}}`),
+	"gotk-hook-crush":   hook("crush", `{"version":1,"decision":"allow","updated_input":{"command":"gotk git status"}}`),
+	// gotk-hook-droid also prints its entry's commandRegex.
+	"gotk-hook-droid": `case "$1" in --command-regex) printf '%s\n' '\b(git|go)\b'; exit 0;; esac
+` + hook("droid", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"gotk git status"}}}`),
 }
 
 // hook is a stand-in hook script answering answer ($g is gotk's path).
@@ -100,6 +105,15 @@ func TestScripts(t *testing.T) {
 					b, err := os.ReadFile(p)
 					ts.Check(err)
 					ts.Check(os.WriteFile(p, []byte(strings.ReplaceAll(string(b), "@RULES@\n", body)), 0o644))
+				}
+			},
+			// pluginsrc NAME FILE: FILE holds exactly the plugin file NAME
+			// of module plugins (one source, no copy).
+			"pluginsrc": func(ts *testscript.TestScript, neg bool, args []string) {
+				b, err := os.ReadFile(ts.MkAbs(args[1]))
+				ts.Check(err)
+				if eq := bytes.Equal(b, plugins.File(args[0])); eq == neg {
+					ts.Fatalf("%s: same as plugins %s: %v", args[1], args[0], eq)
 				}
 			},
 			// crlf FILE...: turn LF line endings into CRLF.

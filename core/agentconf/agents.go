@@ -47,6 +47,9 @@ type Agent struct {
 	Parts func(e *Env, s Scope, b Bins) []Part
 	// HookBin is the agent's hook binary, "" for plugin and rules agents.
 	HookBin string
+	// CommandRegex: the hook binary prints its entry's commandRegex when
+	// run with --command-regex (gotk-install asks it; Bins.CommandRegex).
+	CommandRegex bool
 	// Notes are said after an install.
 	Notes func(e *Env, s Scope) []string
 }
@@ -56,6 +59,9 @@ type Agent struct {
 type Bins struct {
 	Hook string // the agent's hook binary
 	Gotk string // the runner
+	// CommandRegex is what the hook binary printed for --command-regex
+	// (agents with Agent.CommandRegex); "" leaves the member out.
+	CommandRegex string
 }
 
 // Part is one thing gotk puts in one file.
@@ -64,7 +70,7 @@ type Part struct {
 	File    string // absolute path as the agent names it
 	Hook    *HookSpec
 	Markers Markers
-	Body    string // a block's text (when Asset is "")
+	Body    string // a block's or a file's text (when Asset is "")
 	IsTOML  bool   // the block is TOML: the result must parse
 	Inline  string // the block's entry as a TOML inline table (Vibe's hook)
 	Flag    string // toml-flag key
@@ -78,6 +84,10 @@ type Part struct {
 	// SyntaxJSONComments; "" when not known): gotk-install reads every form,
 	// the agent may skip a file it cannot parse.
 	Syntax string
+	// Script, for a hook script the agent executes (Body is Script of the
+	// hook command): written executable; a file that is not Script of some
+	// command (ScriptHook) is the user's and never replaced.
+	Script func(hook string) string
 }
 
 // Describe names a part's entry for the manifest and messages.
@@ -263,16 +273,98 @@ func Agents() []*Agent {
 			},
 		},
 		{
-			Name: "cline", Title: "Cline", Scopes: []Scope{Project},
-			Dirs:     func(e *Env) []string { return []string{filepath.Join(e.Cwd, ".clinerules")} },
+			// Cline CLI 3.x runs the file named after the event in its hooks
+			// folder: a short script that execs gotk-hook-cline. --project
+			// keeps the rules text (.clinerules) for the Cline extension.
+			Name: "cline", Title: "Cline", Scopes: []Scope{Global, Project}, HookBin: "gotk-hook-cline",
+			Dirs: func(e *Env) []string {
+				return []string{ClineDir(e), filepath.Join(e.Cwd, ".clinerules")}
+			},
 			Programs: []string{"cline"},
-			Parts: func(e *Env, s Scope, _ Bins) []Part {
+			Parts: func(e *Env, s Scope, b Bins) []Part {
+				if s == Global {
+					return []Part{{Kind: KindFile, File: filepath.Join(ClineDir(e), "hooks", "PreToolUse"), Body: ClineHookScript(b.Hook), Script: ClineHookScript, What: "PreToolUse hook file"}}
+				}
 				f := filepath.Join(e.Cwd, ".clinerules")
 				if fi, err := os.Stat(f); err == nil && fi.IsDir() {
 					// .clinerules may be a folder of rule files.
 					return []Part{{Kind: KindFile, File: filepath.Join(f, "gotk.md"), Asset: AssetRules, What: "rules file"}}
 				}
 				return []Part{{Kind: KindBlock, File: f, Markers: MDMarkers, Asset: AssetRules, What: "gotk rules block"}}
+			},
+			Notes: func(e *Env, s Scope) []string {
+				if s != Global {
+					return nil
+				}
+				return []string{"Cline runs its sessions (and their hooks) in a background hub that keeps the environment it was started with: if gotk is not on that PATH, stop the hub once (cline hub stop) after installing."}
+			},
+		},
+		{
+			// Factory Droid: hooks.json keyed by event; commandRegex so that
+			// Droid calls the hook only for commands naming a program gotk
+			// may rewrite; preserveRiskLevel so that, when gotk does not
+			// allow, the model's risk level still applies.
+			Name: "droid", Title: "Factory Droid", Scopes: []Scope{Global, Project}, HookBin: "gotk-hook-droid", CommandRegex: true,
+			Dirs:     func(e *Env) []string { return []string{DroidDir(e)} },
+			Programs: []string{"droid"},
+			Parts: func(e *Env, s Scope, b Bins) []Part {
+				dir := DroidDir(e)
+				if s == Project {
+					dir = filepath.Join(e.Cwd, ".factory")
+				}
+				spec := &HookSpec{
+					Event: []string{"PreToolUse"}, Matcher: "Execute", Tool: "Execute", CmdKey: "command", Bin: "gotk-hook-droid",
+					Handler: Obj{{"type", "command"}, {"command", b.Hook}, {"timeout", 10}, {"preserveRiskLevel", true}},
+				}
+				if b.CommandRegex != "" {
+					spec.Group = Obj{{"commandRegex", b.CommandRegex}}
+				}
+				f := filepath.Join(dir, "hooks.json")
+				if droidHooksInSettings(dir) {
+					// Without a hooks.json Droid reads settings.json's
+					// "hooks": a new hooks.json would hide them.
+					f = filepath.Join(dir, "settings.json")
+					spec.Event = []string{"hooks", "PreToolUse"}
+				}
+				return []Part{{Kind: KindJSONHook, File: f, What: "PreToolUse hook", Hook: spec}}
+			},
+		},
+		{
+			// Kilo Code CLI, an OpenCode fork: the OpenCode plugin, which
+			// asks gotk as host kilo when it runs in Kilo (KILO=1).
+			Name: "kilo", Title: "Kilo Code", Scopes: []Scope{Global, Project},
+			Dirs:     func(e *Env) []string { return []string{KiloDir(e)} },
+			Programs: []string{"kilo"},
+			Parts: func(e *Env, s Scope, _ Bins) []Part {
+				dir := filepath.Join(KiloDir(e), "plugin")
+				if s == Project {
+					dir = filepath.Join(e.Cwd, ".kilo", "plugin")
+				}
+				return []Part{{Kind: KindFile, File: filepath.Join(dir, "gotk.ts"), Asset: AssetOpenCode, What: "plugin"}}
+			},
+		},
+		{
+			// Crush: hooks.PreToolUse entries carry their own name and
+			// matcher (a regex on the tool name).
+			Name: "crush", Title: "Crush", Scopes: []Scope{Global, Project}, HookBin: "gotk-hook-crush",
+			Dirs:     func(e *Env) []string { return []string{filepath.Dir(CrushConfig(e))} },
+			Programs: []string{"crush"},
+			Parts: func(e *Env, s Scope, b Bins) []Part {
+				f := CrushConfig(e)
+				if s == Project {
+					// The project's crush.json, or its .crush.json when
+					// that is the one it has.
+					f = filepath.Join(e.Cwd, "crush.json")
+					if _, err := os.Stat(f); err != nil {
+						if _, err := os.Stat(filepath.Join(e.Cwd, ".crush.json")); err == nil {
+							f = filepath.Join(e.Cwd, ".crush.json")
+						}
+					}
+				}
+				return []Part{{Kind: KindJSONHook, File: f, What: "PreToolUse hook", Hook: &HookSpec{
+					Event: []string{"hooks", "PreToolUse"}, Tool: "bash", CmdKey: "command", Bin: "gotk-hook-crush",
+					Handler: Obj{{"name", "gotk"}, {"matcher", "^bash$"}, {"command", b.Hook}, {"timeout", 10}},
+				}}}
 			},
 		},
 		{
@@ -294,6 +386,39 @@ func Agents() []*Agent {
 			},
 		},
 	}
+}
+
+// ClineHookScript is the hook file gotk-install writes for Cline: Cline
+// runs a file without extension as a program when its first line is a
+// shebang.
+func ClineHookScript(hook string) string {
+	return "#!/bin/sh\n# gotk-install: Cline runs this file before each tool call; gotk-hook-cline answers.\nexec " + hook + "\n"
+}
+
+// ScriptHook returns the command of the last `exec` line of a hook script
+// gotk-install writes, or "".
+func ScriptHook(b []byte) string {
+	cmd := ""
+	for _, l := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimRight(l, "\r"), "exec "); ok {
+			cmd = strings.TrimSpace(rest)
+		}
+	}
+	return cmd
+}
+
+// droidHooksInSettings reports whether dir has no hooks.json and its
+// settings.json has a "hooks" member: Droid then reads its hooks there.
+func droidHooksInSettings(dir string) bool {
+	if _, err := os.Lstat(filepath.Join(dir, "hooks.json")); err == nil {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "settings.json"))
+	if err != nil {
+		return false
+	}
+	root, err := LoadRoot(b)
+	return err == nil && root != nil && root.Get("hooks") != nil
 }
 
 // AgentNames lists the agents' names, in table order.

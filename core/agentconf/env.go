@@ -78,6 +78,26 @@ func OpenCodeDir(e *Env) string { return filepath.Join(e.ConfigHome(), "opencode
 // HermesDir is ~/.hermes.
 func HermesDir(e *Env) string { return filepath.Join(e.Home, ".hermes") }
 
+// ClineDir is $CLINE_DIR or ~/.cline (@cline/shared: its hooks are in
+// hooks/ there).
+func ClineDir(e *Env) string { return e.dirFrom("CLINE_DIR", ".cline") }
+
+// DroidDir is ~/.factory, where FACTORY_HOME_OVERRIDE replaces the home
+// folder.
+func DroidDir(e *Env) string { return filepath.Clean(permission.DroidHome(e.perm())) }
+
+// KiloDir is $XDG_CONFIG_HOME/kilo.
+func KiloDir(e *Env) string { return filepath.Join(e.ConfigHome(), "kilo") }
+
+// CrushConfig is Crush's global crush.json: in $CRUSH_GLOBAL_CONFIG, else
+// $XDG_CONFIG_HOME/crush (crush internal/config GlobalConfig).
+func CrushConfig(e *Env) string {
+	if d := e.Getenv("CRUSH_GLOBAL_CONFIG"); d != "" {
+		return filepath.Join(filepath.Clean(d), "crush.json")
+	}
+	return filepath.Join(e.ConfigHome(), "crush", "crush.json")
+}
+
 // IsExec reports whether p is a regular file someone may execute.
 func IsExec(p string) bool {
 	fi, err := os.Stat(p)

@@ -40,6 +40,9 @@ type HookSpec struct {
 	CmdKey   string   // the handler member naming the program ("command", "bash")
 	Bin      string   // basename of gotk's hook binary, which identifies the entry
 	RootKeys Obj      // members the root must have (Cursor's "version")
+	// Group are members of gotk's group after its matcher (Droid's
+	// "commandRegex"): written on install, kept current on update.
+	Group Obj
 }
 
 // JSONUndo records what an install inserted, so uninstall can put the
@@ -62,7 +65,7 @@ func (s *HookSpec) Entry() Obj {
 	if s.Matcher == "" {
 		return s.Handler
 	}
-	return Obj{{"matcher", s.Matcher}, {"hooks", []any{s.Handler}}}
+	return append(append(Obj{{"matcher", s.Matcher}}, s.Group...), KV{"hooks", []any{s.Handler}})
 }
 
 // EventPath is the event array's path, dotted: hooks.PreToolUse.

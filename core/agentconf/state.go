@@ -124,7 +124,11 @@ func InspectOne(e *Env, m *Manifest, a *Agent, s Scope) State {
 			if rec != nil && rec.SHA256 != Sum(b) {
 				ps.State = "modified"
 			}
-			if a.HookBin != "" {
+			if p.Script != nil {
+				if cmd := ScriptHook(b); ProgramBase(cmd) == a.HookBin {
+					st.Hook = cmd
+				}
+			} else if a.HookBin != "" {
 				if root, err := LoadRoot(b); err == nil {
 					spec := &HookSpec{Event: []string{"hooks", "preToolUse"}, Bin: a.HookBin}
 					if arr, _ := Walk(b, root, spec.Event, JArray); arr != nil {

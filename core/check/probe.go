@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/gotk-dev/gotk/core/agentconf"
@@ -17,7 +18,8 @@ import (
 type probe struct {
 	command string
 	payload func(cwd, command string) any
-	// answer is the path of the rewritten command in the answer.
+	// answer is the path of the rewritten command in the answer (an
+	// index for a list element).
 	answer []string
 	// rewrites is false for a hook that, outside a session of its agent,
 	// answers nothing by design (Copilot: only --allow-all-tools sessions).
@@ -55,6 +57,24 @@ var probes = map[string]probe{
 			return map[string]any{"session_id": "gotk-verify", "cwd": cwd, "hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
 				"tool_input": map[string]any{"command": cmd}}
 		}},
+	// Droid's hook rewrites only as an allow: git status is one of Droid's
+	// built-in allows, at the low risk the model rates it.
+	"droid": {command: "git status", rewrites: true, answer: []string{"hookSpecificOutput", "updatedInput", "command"},
+		payload: func(cwd, cmd string) any {
+			return map[string]any{"session_id": "gotk-verify", "cwd": cwd, "permission_mode": "auto-low", "hook_event_name": "PreToolUse",
+				"tool_name": "Execute", "tool_input": map[string]any{"command": cmd, "riskLevel": "low", "riskLevelReason": "gotk verify probe", "summary": "gotk verify probe"}}
+		}},
+	"crush": {command: "git status", rewrites: true, answer: []string{"updated_input", "command"},
+		payload: func(cwd, cmd string) any {
+			return map[string]any{"event": "PreToolUse", "session_id": "gotk-verify", "cwd": cwd, "tool_name": "bash",
+				"tool_input": map[string]any{"command": cmd, "description": "gotk verify probe"}}
+		}},
+	// Cline's shell tool takes a list of commands.
+	"cline": {command: "git status", rewrites: true, answer: []string{"overrideInput", "commands", "0"},
+		payload: func(cwd, cmd string) any {
+			return map[string]any{"taskId": "gotk-verify", "workspaceRoots": []string{cwd}, "hookName": "tool_call",
+				"tool_call": map[string]any{"id": "gotk-verify", "name": "run_commands", "input": map[string]any{"commands": []string{cmd}}}}
+		}},
 	"vibe": {command: "git status", rewrites: true, answer: []string{"hook_specific_output", "tool_input", "command"},
 		payload: func(cwd, cmd string) any {
 			return map[string]any{"session_id": "gotk-verify", "cwd": cwd, "hook_event_name": "pre_tool", "tool_name": "bash", "tool_call_id": "gotk-verify",
@@ -81,11 +101,19 @@ func (p probe) judge(out []byte) (string, error) {
 		return "", fmt.Errorf("printed something that is not JSON: %.80q", line)
 	}
 	for _, k := range p.answer {
-		m, ok := v.(map[string]any)
-		if !ok {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[k]
+		case []any:
+			// A list element, by its index.
+			i, err := strconv.Atoi(k)
+			if err != nil || i < 0 || i >= len(x) {
+				return "", nil
+			}
+			v = x[i]
+		default:
 			return "", nil
 		}
-		v = m[k]
 	}
 	if v == nil {
 		return "", nil

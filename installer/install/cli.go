@@ -10,13 +10,17 @@ package install
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"text/tabwriter"
+	"time"
 
 	"github.com/alecthomas/kong"
 
@@ -111,8 +115,15 @@ func Main(args []string, e *Env) int {
 			fmt.Fprintf(e.Stderr, "%s: %s supports only --%s; nothing was changed\n", prog, a.Name, a.Scopes[0])
 			return 2
 		}
-		if c.NoRules && !c.Uninstall && a.HookBin == "" && a.Name != "opencode" && a.Name != "pi" && a.Name != "hermes" {
-			fmt.Fprintf(e.Stderr, "%s: %s gets only a rules text; with --no-rules there is nothing to install\n", prog, a.Name)
+		if c.NoRules && !c.Uninstall && rulesOnly(&e.Env, a, scope) {
+			in := ""
+			if len(a.Scopes) > 1 {
+				in = " in --" + string(scope)
+				if scope == "" {
+					in = " in --" + string(a.Scopes[0])
+				}
+			}
+			fmt.Fprintf(e.Stderr, "%s: %s gets only a rules text%s; with --no-rules there is nothing to install\n", prog, a.Name, in)
 			return 2
 		}
 		targets = []*agentconf.Agent{a}
@@ -136,6 +147,20 @@ func Main(args []string, e *Env) int {
 }
 
 type exitHelp struct{}
+
+// rulesOnly reports whether all agent a gets in scope s ("" its default)
+// is a rules text.
+func rulesOnly(e *agentconf.Env, a *agentconf.Agent, s agentconf.Scope) bool {
+	if s == "" {
+		s = a.Scopes[0]
+	}
+	for _, p := range a.Parts(e, s, agentconf.Bins{}) {
+		if p.Asset != agentconf.AssetRules {
+			return false
+		}
+	}
+	return true
+}
 
 func fail(e *Env, err error) int {
 	msg := err.Error()
@@ -290,17 +315,21 @@ func makePlan(e *Env, targets []*agentconf.Agent, only agentconf.Scope, c cli, m
 		if s == "" {
 			s = a.Scopes[0]
 		}
-		hook := ""
-		if a.HookBin != "" && !c.Uninstall {
+		bins := agentconf.Bins{Gotk: gotk}
+		// A rules text alone (Cline's project scope) names no hook binary.
+		if a.HookBin != "" && !c.Uninstall && !rulesOnly(&e.Env, a, s) {
 			h, err := e.findBin(a.HookBin)
 			if err != nil {
 				return nil, nil, err
 			}
-			hook = shellQuote(h)
+			bins.Hook = shellQuote(h)
+			if a.CommandRegex {
+				bins.CommandRegex = commandRegex(h)
+			}
 		}
 		label := fmt.Sprintf("%s (%s)", a.Name, s)
 		any := false
-		for _, p := range a.Parts(&e.Env, s, agentconf.Bins{Hook: hook, Gotk: gotk}) {
+		for _, p := range a.Parts(&e.Env, s, bins) {
 			var verb string
 			var err error
 			switch {
@@ -334,6 +363,23 @@ func makePlan(e *Env, targets []*agentconf.Agent, only agentconf.Scope, c cli, m
 		}
 	}
 	return pl, steps, nil
+}
+
+// commandRegex asks the hook binary bin for its --command-regex; "" when it
+// has none, does not answer within 5 s, or answers something that is not a
+// regular expression matching `git status` (an older binary).
+func commandRegex(bin string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "--command-regex").Output()
+	if err != nil {
+		return ""
+	}
+	re := strings.TrimSpace(string(out))
+	if c, err := regexp.Compile(re); err != nil || strings.ContainsAny(re, "\n\r") || !c.MatchString("git status") {
+		return ""
+	}
+	return re
 }
 
 // shellQuote quotes a path for the shell that agents run hook commands in,

@@ -30,6 +30,9 @@ func content(p *agentconf.Part) []byte {
 	if p.Doc != nil {
 		return []byte(render(p.Doc, "", "  ", "\n", false) + "\n")
 	}
+	if p.Asset == "" {
+		return []byte(p.Body)
+	}
 	return append([]byte(p.Prefix), asset(p.Asset)...)
 }
 

@@ -114,14 +114,40 @@ func updateEntry(s *agentconf.HookSpec, src []byte, arr *agentconf.Node, ref age
 	}
 	if ref.Hook >= 0 {
 		g := arr.Members[ref.Elem].Val
-		// The matcher is gotk's to set only when the group holds nothing else.
-		if m := g.Get("matcher"); m != nil && len(g.Get("hooks").Val.Members) == 1 {
-			if want := quote(s.Matcher); string(src[m.Val.Start:m.Val.End]) != want {
-				ss = append(ss, splice{m.Val.Start, m.Val.End, want})
+		// The matcher is gotk's to set only when the group holds nothing
+		// else; so are the group's own members (Droid's commandRegex).
+		if len(g.Get("hooks").Val.Members) == 1 {
+			if m := g.Get("matcher"); m != nil {
+				if want := quote(s.Matcher); string(src[m.Val.Start:m.Val.End]) != want {
+					ss = append(ss, splice{m.Val.Start, m.Val.End, want})
+				}
+			}
+			for _, f := range s.Group {
+				if m := g.Get(f.K); m != nil {
+					if want := render(f.V, "", "", "", true); string(src[m.Val.Start:m.Val.End]) != want {
+						ss = append(ss, splice{m.Val.Start, m.Val.End, want})
+					}
+				}
 			}
 		}
 	}
 	src = applySplices(src, ss)
+	if ref.Hook >= 0 {
+		// Group members the group lacks, when the group is gotk's alone.
+		for _, f := range s.Group {
+			root, err := agentconf.LoadRoot(src)
+			if err != nil {
+				return nil, err
+			}
+			arr, _ := agentconf.Walk(src, root, s.Event, agentconf.JArray)
+			g := arr.Members[ref.Elem].Val
+			if g.Get(f.K) != nil || len(g.Get("hooks").Val.Members) != 1 {
+				continue
+			}
+			ins, _ := insertInto(src, g, st, f.K, f.V)
+			src = applySplices(src, ins)
+		}
+	}
 	for _, f := range missing {
 		root, err := agentconf.LoadRoot(src)
 		if err != nil {

@@ -34,6 +34,25 @@ func cursorSpec() *agentconf.HookSpec {
 	}
 }
 
+// droidSpec is Droid's: events at the top level, a group member of gotk's.
+func droidSpec(re string) *agentconf.HookSpec {
+	return &agentconf.HookSpec{
+		Event: []string{"PreToolUse"}, Matcher: "Execute", Tool: "Execute",
+		Handler: pairs("type", "command", "command", "/opt/gotk/gotk-hook-droid", "timeout", 10, "preserveRiskLevel", true),
+		CmdKey:  "command", Bin: "gotk-hook-droid",
+		Group: pairs("commandRegex", re),
+	}
+}
+
+// crushSpec is Crush's: flat entries with their own matcher.
+func crushSpec() *agentconf.HookSpec {
+	return &agentconf.HookSpec{
+		Event: []string{"hooks", "PreToolUse"}, Tool: "bash",
+		Handler: pairs("name", "gotk", "matcher", "^bash$", "command", "/opt/gotk/gotk-hook-crush", "timeout", 10),
+		CmdKey:  "command", Bin: "gotk-hook-crush",
+	}
+}
+
 // roundTrip installs then uninstalls and checks the law the installer
 // promises: the file comes back byte for byte, and a second install is a no-op.
 func roundTrip(t *testing.T, s *agentconf.HookSpec, in string) string {
@@ -86,6 +105,32 @@ func TestJSONRoundTrip(t *testing.T) {
 	for _, in := range jsonSeeds {
 		roundTrip(t, claudeSpec("/opt/gotk/gotk-hook-claude", 10), in)
 		roundTrip(t, cursorSpec(), in)
+		roundTrip(t, droidSpec(`\b(git|go)\b`), in)
+		roundTrip(t, crushSpec(), in)
+	}
+}
+
+// TestJSONGroupMembers: gotk's group member is written after the matcher,
+// brought up to date in place, added to a group of gotk's that lacks it,
+// and never set on a group that holds another hook too.
+func TestJSONGroupMembers(t *testing.T) {
+	mine := agentconf.Owner{Recorded: true}
+	out := roundTrip(t, droidSpec(`\b(git)\b`), "{\n  \"model\": \"x\"\n}\n")
+	if flat := strings.Join(strings.Fields(out), ""); !strings.Contains(flat, `"matcher":"Execute","commandRegex":"\\b(git)\\b","hooks":[`) {
+		t.Fatalf("group member not after the matcher:\n%s", out)
+	}
+	upd, _, _, _, err := installJSON([]byte(out), droidSpec(`\b(git|go)\b`), mine)
+	if err != nil || string(upd) != strings.Replace(out, `(git)`, `(git|go)`, 1) {
+		t.Fatalf("update in place (%v):\n%s", err, upd)
+	}
+	old := "{\"PreToolUse\": [{\"matcher\": \"Execute\", \"hooks\": [{\"type\": \"command\", \"command\": \"/opt/gotk/gotk-hook-droid\", \"timeout\": 10, \"preserveRiskLevel\": true}]}]}"
+	add, _, _, _, err := installJSON([]byte(old), droidSpec(`x`), mine)
+	if want := strings.Replace(old, "}]}]}", "}],\"commandRegex\":\"x\"}]}", 1); err != nil || string(add) != want {
+		t.Fatalf("missing member (%v):\n%s\nwant\n%s", err, add, want)
+	}
+	shared := "{\"PreToolUse\": [{\"matcher\": \"Execute\", \"hooks\": [{\"command\": \"mine\"}, {\"type\": \"command\", \"command\": \"/opt/gotk/gotk-hook-droid\", \"timeout\": 10, \"preserveRiskLevel\": true}]}]}"
+	if same, _, _, _, err := installJSON([]byte(shared), droidSpec(`x`), mine); err != nil || string(same) != shared {
+		t.Fatalf("a shared group changed (%v):\n%s", err, same)
 	}
 }
 
@@ -138,7 +183,7 @@ func FuzzJSONRoundTrip(f *testing.F) {
 				t.Fatalf("parser accepted invalid JSON %q", in)
 			}
 		}
-		for _, s := range []*agentconf.HookSpec{claudeSpec("/opt/gotk/gotk-hook-claude", 10), cursorSpec()} {
+		for _, s := range []*agentconf.HookSpec{claudeSpec("/opt/gotk/gotk-hook-claude", 10), cursorSpec(), droidSpec(`\b(git|go)\b`), crushSpec()} {
 			if _, _, _, _, err := installJSON([]byte(in), s, agentconf.Owner{}); err != nil {
 				continue // e.g. "hooks" is not an object: refused, nothing changed
 			}

@@ -33,6 +33,7 @@ type fileChange struct {
 	newDirs []string // missing parent folders, outermost first
 	rmDirs  []string // folders gotk created, to remove when empty
 	ours    bool     // gotk created the file: there is nothing of the user's to back up
+	exec    bool     // the agent executes the file: written executable (new files too)
 	planned bool     // a part changes the file; a file no part changes is never written
 }
 
@@ -260,13 +261,18 @@ func (pl *plan) install(a *agentconf.Agent, s agentconf.Scope, p agentconf.Part,
 	case agentconf.KindFile:
 		out = content(&p)
 		nrec.SHA256 = agentconf.Sum(content(&p))
+		c.exec = p.Script != nil
 		switch {
 		case !c.existed:
 		case rec != nil && rec.SHA256 == agentconf.Sum(cur):
 			verb = "updated"
+		case p.Script != nil && !gotkScript(&p, cur):
+			// A hook of the user's: the agent runs one file per event, and
+			// gotk-install never replaces it, not even with --adopt.
+			return "", &pathError{p.File, fmt.Errorf("exists and is not the file gotk-install wrote: %s runs this one file for the event, so gotk-install leaves it alone; move it away (or make it run %s too), then run again", a.Title, a.HookBin)}
 		case pl.adopt:
 			verb = "adopted"
-		case bytes.Equal(cur, content(&p)):
+		case bytes.Equal(cur, content(&p)) || gotkScript(&p, cur):
 			pl.notes = append(pl.notes, p.File+": is gotk's, but gotk-install did not write it: left as it is; pass --adopt to let gotk-install manage it")
 			return "", nil
 		default:
@@ -338,12 +344,12 @@ func (pl *plan) uninstall(a *agentconf.Agent, p agentconf.Part, m *agentconf.Man
 		}
 	case agentconf.KindFile:
 		switch {
-		case rec != nil && rec.SHA256 == agentconf.Sum(cur), pl.adopt && bytes.Equal(cur, content(&p)):
+		case rec != nil && rec.SHA256 == agentconf.Sum(cur), pl.adopt && (bytes.Equal(cur, content(&p)) || gotkScript(&p, cur)):
 			out, changed = nil, true
 			c.remove = true
 		case rec != nil:
 			pl.notes = append(pl.notes, p.File+": left in place: it was changed after gotk-install wrote it")
-		case bytes.Equal(cur, content(&p)):
+		case bytes.Equal(cur, content(&p)) || gotkScript(&p, cur):
 			pl.notes = append(pl.notes, p.File+": is gotk's, but gotk-install did not write it: left in place; remove it by hand, or pass --adopt")
 		}
 	}
@@ -361,6 +367,12 @@ func (pl *plan) uninstall(a *agentconf.Agent, p agentconf.Part, m *agentconf.Man
 	}
 	c.after, c.planned = out, true
 	return "removed", nil
+}
+
+// gotkScript reports whether b is a hook script of gotk's form, whatever
+// command it runs.
+func gotkScript(p *agentconf.Part, b []byte) bool {
+	return p.Script != nil && string(b) == p.Script(agentconf.ScriptHook(b))
 }
 
 // checkVibeHooks checks that the TOML parses and holds one hook named gotk.
@@ -412,6 +424,9 @@ func (pl *plan) apply(commit func() error, commitPath string) (*applied, error) 
 			var uerr error
 			if c.existed {
 				uerr = writeAtomic(c.real, c.before, c.mode)
+				if uerr == nil && c.exec {
+					uerr = os.Chmod(c.real, c.mode)
+				}
 			} else {
 				uerr = os.Remove(c.real)
 			}
@@ -466,6 +481,13 @@ func (pl *plan) apply(commit func() error, commitPath string) (*applied, error) 
 			return nil, rollback(&pathError{p, fmt.Errorf("cannot %s it (%s); check that it can be written (ls -l, lsattr), then run again", what, reason(err))})
 		}
 		written = append(written, c)
+		if !c.remove && c.exec && c.mode&0o111 != 0o111 {
+			// The agent executes it (writeAtomic keeps an existing file's
+			// mode).
+			if err := os.Chmod(c.real, c.mode|0o111); err != nil {
+				return nil, rollback(&pathError{p, fmt.Errorf("cannot make it executable (%s); check its owner, then run again", reason(err))})
+			}
+		}
 	}
 	if err := commit(); err != nil {
 		return nil, rollback(&pathError{commitPath, fmt.Errorf("cannot write it (%s); check that it can be written, then run again", reason(err))})
