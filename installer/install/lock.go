@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 )
 
@@ -22,23 +23,18 @@ func lockData(e *Env) (unlock func(), created []string, err error) {
 	deadline := time.Now().Add(lockWait)
 	for {
 		// Made here, or made again after another run's uninstall removed
-		// it while this one waited.
-		var missing []string
-		for d := dir; ; d = filepath.Dir(d) {
-			if _, err := os.Stat(d); err == nil || filepath.Dir(d) == d {
-				break
-			}
-			missing = append([]string{d}, missing...)
-		}
+		// it while this one waited: each level is created by one Mkdir, so
+		// a folder counts as this run's exactly when its Mkdir made it.
 		// The data folder also holds gotk.db (raw command output): private.
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			removeEmpty(created)
-			return nil, nil, err
-		}
-		for _, d := range missing {
+		made, err := mkdirAllTracked(dir, 0o700)
+		for _, d := range made {
 			if !contains(created, d) {
 				created = append(created, d)
 			}
+		}
+		if err != nil {
+			removeEmpty(created)
+			return nil, nil, err
 		}
 		unlock, ok, err := tryLockDir(dir)
 		if err != nil {
@@ -54,6 +50,37 @@ func lockData(e *Env) (unlock func(), created []string, err error) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// mkdirAllTracked is os.MkdirAll that returns the folders it made,
+// outermost first (a folder made meanwhile by another process is not
+// counted: its Mkdir fails with ErrExist).
+func mkdirAllTracked(dir string, mode os.FileMode) ([]string, error) {
+	var chain []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		chain = append([]string{d}, chain...)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	var made []string
+	for _, d := range chain {
+		err := os.Mkdir(d, mode)
+		switch {
+		case err == nil:
+			made = append(made, d)
+		case errors.Is(err, os.ErrExist):
+			if fi, serr := os.Stat(d); serr != nil || !fi.IsDir() {
+				return made, &os.PathError{Op: "mkdir", Path: d, Err: syscall.ENOTDIR}
+			}
+		default:
+			if fi, serr := os.Stat(d); serr == nil && fi.IsDir() {
+				continue // exists, though Mkdir said otherwise (a read-only parent)
+			}
+			return made, err
+		}
+	}
+	return made, nil
 }
 
 // removeEmpty removes the folders that are empty, deepest first; a folder
