@@ -33,7 +33,7 @@ func BenchmarkHook200Filters(b *testing.B) {
 		fmt.Fprintf(&f, "\n[filters.tool%03d]\ndescription = \"private tool %d\"\nmatch_command = \"^tool%03d( |$)\"\nstrip_lines_matching = [\"^debug\", \"^\\\\s*$\"]\nmax_lines = 50\n\n[[tests.tool%03d]]\nname = \"t\"\ninput = \"debug\\nx\"\nexpected = \"x\"\n", i, i, i, i)
 	}
 	payload := strings.Replace(seeds[0], `"command":"git status"`, `"command":"tool150 --all"`, 1)
-	hookiotest.BenchFiles(b, ".", []byte(payload), map[string]string{".config/gotk/filters.toml": f.String()})
+	hookiotest.BenchFiles(b, "./cmd/gotk-hook-claude", []byte(payload), map[string]string{".config/gotk/filters.toml": f.String()})
 }
 
 // TestStories runs the stories every hook shares (hookiotest/stories) on

@@ -17,7 +17,7 @@ func FuzzHandle(f *testing.F) { hookiotest.Fuzz(f, agent, seeds, checkAnswer) }
 // BenchmarkHook times the built binary on a typical payload against the
 // `{}` floor (make bench).
 func BenchmarkHook(b *testing.B) {
-	hookiotest.Bench(b, ".", []byte(seeds[0]))
+	hookiotest.Bench(b, "./cmd/gotk-hook-crush", []byte(seeds[0]))
 }
 
 // TestStories runs the stories every hook shares (hookiotest/stories) on
