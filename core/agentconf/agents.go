@@ -237,13 +237,7 @@ func Agents() []*Agent {
 			Name: "opencode", Title: "OpenCode", Scopes: []Scope{Global, Project},
 			Dirs:     func(e *Env) []string { return []string{OpenCodeDir(e)} },
 			Programs: []string{"opencode"},
-			Parts: func(e *Env, s Scope, _ Bins) []Part {
-				dir := filepath.Join(OpenCodeDir(e), "plugins")
-				if s == Project {
-					dir = filepath.Join(e.Cwd, ".opencode", "plugins")
-				}
-				return []Part{{Kind: KindFile, File: filepath.Join(dir, "gotk.ts"), Asset: AssetOpenCode, What: "plugin"}}
-			},
+			Parts:    openCodePlugin(func(e *Env) string { return filepath.Join(OpenCodeDir(e), "plugins") }, filepath.Join(".opencode", "plugins")),
 		},
 		{
 			Name: "pi", Title: "Pi", Scopes: []Scope{Global, Project},
@@ -335,13 +329,7 @@ func Agents() []*Agent {
 			Name: "kilo", Title: "Kilo Code", Scopes: []Scope{Global, Project},
 			Dirs:     func(e *Env) []string { return []string{KiloDir(e)} },
 			Programs: []string{"kilo"},
-			Parts: func(e *Env, s Scope, _ Bins) []Part {
-				dir := filepath.Join(KiloDir(e), "plugin")
-				if s == Project {
-					dir = filepath.Join(e.Cwd, ".kilo", "plugin")
-				}
-				return []Part{{Kind: KindFile, File: filepath.Join(dir, "gotk.ts"), Asset: AssetOpenCode, What: "plugin"}}
-			},
+			Parts:    openCodePlugin(func(e *Env) string { return filepath.Join(KiloDir(e), "plugin") }, filepath.Join(".kilo", "plugin")),
 		},
 		{
 			// Crush: hooks.PreToolUse entries carry their own name and
@@ -493,4 +481,17 @@ func foreignIn(p string, ours map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// openCodePlugin is the part of OpenCode and of Kilo (its fork): the
+// OpenCode plugin file, gotk.ts, in the global plugin folder or in the
+// project's (project, relative to the working directory).
+func openCodePlugin(global func(*Env) string, project string) func(*Env, Scope, Bins) []Part {
+	return func(e *Env, s Scope, _ Bins) []Part {
+		dir := global(e)
+		if s == Project {
+			dir = filepath.Join(e.Cwd, project)
+		}
+		return []Part{{Kind: KindFile, File: filepath.Join(dir, "gotk.ts"), Asset: AssetOpenCode, What: "plugin"}}
+	}
 }
