@@ -3,6 +3,7 @@ package filter
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -56,6 +57,9 @@ func (gitStatus) Plain(in Input) ([]byte, bool) {
 	opts, ok := longStatusOptions(in.Argv[at+1:])
 	if !ok || !gitLongFormatDefault(in, at) {
 		return nil, false
+	}
+	if yadmHidesUntracked(in, at) {
+		opts.untracked = false
 	}
 	var (
 		oid, head, upstream, ab string
@@ -300,4 +304,19 @@ func longStatusOptions(args []string) (o statusOptions, ok bool) {
 		}
 	}
 	return o, true
+}
+
+// yadmHidesUntracked: yadm's repository sets status.showUntrackedFiles=no
+// (its work tree is $HOME), so its plain status says "Untracked files not
+// listed" unless the user asked for them with -u/--untracked-files.
+func yadmHidesUntracked(in Input, at int) bool {
+	if in.Tool >= len(in.Argv) || filepath.Base(in.Argv[in.Tool]) != "yadm" {
+		return false
+	}
+	for _, a := range in.Argv[at+1:] {
+		if strings.HasPrefix(a, "--untracked-files") || (strings.HasPrefix(a, "-u") && !strings.HasPrefix(a, "--")) {
+			return false
+		}
+	}
+	return true
 }

@@ -523,7 +523,7 @@ var kvPad = lazy(`^(\s*[\w.\-/ ]+:)\s{2,}`)
 
 func collapseKV(l string) string { return kvPad.ReplaceAllString(l, "$1 ") }
 
-// terraformPlan renders terraform plan: the refresh lines, the symbol
+// terraformPlan renders terraform plan (and OpenTofu's tofu plan): the refresh lines, the symbol
 // legend and the closing advice go, as do attributes whose value is
 // `(known after apply)` (counted); every action and changed value stays.
 type terraformPlan struct{ same }
@@ -531,13 +531,13 @@ type terraformPlan struct{ same }
 var (
 	tfNoise = []*lazyRegexp{
 		lazy(`: (Refreshing state|Reading|Read complete after)\b`),
-		lazy(`^Terraform used the selected providers to generate the following execution`),
+		lazy(`^(Terraform|OpenTofu) used the selected providers to generate the following execution`),
 		lazy(`^plan\. Resource actions are indicated with the following symbols:$`),
 		lazy(`^\s+[+~-]/?[+~-]? (create|destroy|update in-place|read \(data resources\)|destroy and then create replacement|create replacement and then destroy)$`),
-		lazy(`^Terraform will perform the following actions:$`),
+		lazy(`^(Terraform|OpenTofu) will perform the following actions:$`),
 		lazy(`^─+$`),
 		lazy(`^Note: You didn't use the -out option`),
-		lazy(`^guarantee to take exactly these actions if you run "terraform apply" now\.$`),
+		lazy(`^guarantee to take exactly these actions if you run "(terraform|tofu) apply" now\.$`),
 	}
 	tfKnownAfter = lazy(`^\s+[+~] [\w"\-.\[\]]+\s+= \(known after apply\)$`)
 )

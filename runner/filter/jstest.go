@@ -12,6 +12,8 @@ import (
 var jsTestNoise = []*lazyRegexp{
 	lazy(`^\s*(✓|√|✔)\s`),                           // a passing test or file
 	lazy(`^\s*PASS\s+\S`),                           // jest: a passing file
+	lazy(`^\(pass\) \S`),                            // bun test: a passing test
+	lazy(`^bun test v\d`),                           // bun test banner
 	lazy(`^\s*RUN\s+v\d`),                           // vitest banner
 	lazy(`^\s*Running \d+ tests? using \d+ worker`), // playwright banner
 	lazy(`^\s*Start at\s`),
@@ -32,7 +34,7 @@ type jsTest struct{ same }
 var (
 	codeFrame     = lazy(`^\s*(>\s*)?\d+\s?\|`)
 	codeFrameMark = lazy(`^\s*>\s*\d+\s?\|`)
-	codeCaret     = lazy(`^\s*\|\s*\^+\s*$`)
+	codeCaret     = lazy(`^\s*(\|\s*)?\^+\s*$`) // bun's caret has no bar
 )
 
 // Render applies the cuts to both streams; only stdout is capped.

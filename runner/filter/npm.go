@@ -2,6 +2,7 @@ package filter
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -31,6 +32,9 @@ var npmBanner = lazy(`^> \S+@\S+ \S+`)
 
 // Render strips the banner and hands a known tool's output to its filter.
 func (npmRun) Render(in Input) (Output, error) {
+	if bunTest(in.Argv) {
+		return jsTest{}.Render(in)
+	}
 	ls := lines(in.Stdout)
 	var script string
 	body := ls[:0:0]
@@ -58,6 +62,24 @@ func (npmRun) Render(in Input) (Output, error) {
 	out := dedupe(dropBlankRuns(dropMatching(body, npmNoise...)))
 	out = capKeeping(out, 300, problem, in)
 	return Output{Stdout: join(out), Stderr: join(dropBlankRuns(dropMatching(dropNpmUsage(lines(in.Stderr)), npmNoise...)))}, nil
+}
+
+// bunTest reports whether argv is `bun test …` (bun's own runner, whose
+// output is a JS test runner's: passing lines, code frames, counts).
+func bunTest(argv []string) bool {
+	if len(argv) < 2 || filepath.Base(argv[0]) != "bun" {
+		return false
+	}
+	for i := 1; i < len(argv); i++ {
+		switch a := argv[i]; {
+		case a == "--cwd":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return a == "test"
+		}
+	}
+	return false
 }
 
 var (
