@@ -11,12 +11,14 @@ package install
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -201,7 +203,24 @@ func run(e *Env, targets []*agentconf.Agent, only agentconf.Scope, c cli) int {
 		printNotes(e, pl.notes)
 		return 0
 	}
-	unlock, created, err := lockData(e)
+	// An uninstall never makes the data folder to lock it: when it is gone,
+	// another run removed the last of gotk meanwhile (the manifest went
+	// with it), and what this run planned is planned again from that.
+	unlock, created, err := lockData(e, !c.Uninstall)
+	if errors.Is(err, errDataGone) {
+		if m, err = agentconf.LoadManifest(&e.Env); err != nil {
+			return fail(e, err)
+		}
+		if pl, steps, err = makePlan(e, targets, only, c, m); err != nil {
+			return fail(e, err)
+		}
+		if !pl.changed(m) {
+			printSteps(e, steps, true, nil)
+			printNotes(e, pl.notes)
+			return 0
+		}
+		unlock, created, err = lockData(e, true)
+	}
 	if err != nil {
 		return fail(e, err)
 	}
@@ -217,6 +236,13 @@ func run(e *Env, targets []*agentconf.Agent, only agentconf.Scope, c cli) int {
 	}
 	if !pl.changed(m) {
 		removeEmpty(created)
+		// A folder this run made that is not empty now holds what another
+		// run made in it: the manifest keeps it, to go with the rest.
+		if slices.ContainsFunc(created, exists) {
+			if err := saveManifest(m, e); err != nil {
+				return fail(e, err)
+			}
+		}
 		printSteps(e, steps, true, nil)
 		printNotes(e, pl.notes)
 		return 0
@@ -434,4 +460,10 @@ func list(e *Env) int {
 	}
 	w.Flush()
 	return 0
+}
+
+// exists reports whether path exists.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

@@ -111,7 +111,9 @@ func TestConcurrentInstalls(t *testing.T) {
 	}
 	for _, d := range []string{".gemini", ".codex", ".vibe", ".cursor", ".local"} {
 		if _, err := os.Stat(filepath.Join(home, d)); !os.IsNotExist(err) {
-			t.Errorf("%s left behind", d)
+			var left []string
+			filepath.Walk(filepath.Join(home, d), func(p string, _ os.FileInfo, _ error) error { left = append(left, p); return nil })
+			t.Errorf("%s left behind: %v", d, left)
 		}
 	}
 }

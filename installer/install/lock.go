@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 )
@@ -15,18 +16,32 @@ import (
 // lockWait is how long a run waits for another gotk-install.
 const lockWait = 30 * time.Second
 
-// lockData takes the install lock. It creates the data folder when it is
-// missing and returns the folders it created, outermost first, so that they
-// can go again when nothing is left in them.
-func lockData(e *Env) (unlock func(), created []string, err error) {
+// errDataGone: the data folder does not exist and the run may not make it.
+var errDataGone = errors.New("gotk's data folder is gone")
+
+// lockData takes the install lock. With create, it creates the data folder
+// when it is missing and returns the folders it created, outermost first,
+// so that they can go again when nothing is left in them; without, a
+// missing data folder is errDataGone.
+func lockData(e *Env, create bool) (unlock func(), created []string, err error) {
 	dir := e.DataDir()
 	deadline := time.Now().Add(lockWait)
 	for {
+		if !create {
+			if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+				removeEmpty(created)
+				return nil, nil, errDataGone
+			}
+		}
 		// Made here, or made again after another run's uninstall removed
 		// it while this one waited: each level is created by one Mkdir, so
 		// a folder counts as this run's exactly when its Mkdir made it.
 		// The data folder also holds gotk.db (raw command output): private.
-		made, err := mkdirAllTracked(dir, 0o700)
+		var made []string
+		var err error
+		if create {
+			made, err = mkdirAllTracked(dir, 0o700)
+		}
 		for _, d := range made {
 			if !contains(created, d) {
 				created = append(created, d)
@@ -85,8 +100,12 @@ func mkdirAllTracked(dir string, mode os.FileMode) ([]string, error) {
 
 // removeEmpty removes the folders that are empty, deepest first; a folder
 // something else lives in stays.
+// The list may join several runs' folders (the manifest keeps every run's
+// that made some), in any order: longest path first is deepest first.
 func removeEmpty(dirs []string) {
-	for i := len(dirs) - 1; i >= 0; i-- {
-		_ = os.Remove(dirs[i])
+	sorted := slices.Clone(dirs)
+	slices.SortFunc(sorted, func(a, b string) int { return len(b) - len(a) })
+	for _, d := range sorted {
+		_ = os.Remove(d)
 	}
 }
