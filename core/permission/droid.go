@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Droid is Factory Droid's host name.
@@ -136,13 +139,13 @@ func loadDroid(r *Rules, env Env) {
 		}
 	}
 	for _, p := range block {
-		if re := droidPattern(p); re != nil {
-			r.Deny = append(r.Deny, Rule{Pattern: p, Raw: p, Source: "commandBlocklist", test: withGotk(re.MatchString)})
+		if m := droidMatcher(p); m != nil {
+			r.Deny = append(r.Deny, Rule{Pattern: p, Raw: p, Source: "commandBlocklist", test: withGotk(m)})
 		}
 	}
 	for _, p := range deny {
-		if re := droidPattern(p); re != nil {
-			r.Ask = append(r.Ask, Rule{Pattern: p, Raw: p, Source: "commandDenylist", test: re.MatchString})
+		if m := droidMatcher(p); m != nil {
+			r.Ask = append(r.Ask, Rule{Pattern: p, Raw: p, Source: "commandDenylist", test: m})
 		}
 	}
 	r.Ask = append(r.Ask,
@@ -202,6 +205,63 @@ func (r *Rules) addDroidRules(file string, raw json.RawMessage) {
 			r.Ask = append(r.Ask, rule)
 		}
 	}
+}
+
+// droidMatcher tests a command against a list entry's droidPattern. Its
+// expression (bounded gaps: a large program) is compiled only for a
+// command that holds every word of the entry, compared as (?i) compares
+// (simple case folding): Droid's default lists have dozens of entries and
+// most share no word with a given command.
+func droidMatcher(entry string) func(string) bool {
+	first := entry
+	if i := strings.IndexAny(entry, ";&|"); i >= 0 {
+		first = entry[:i]
+	}
+	words := strings.Fields(first)
+	if len(words) == 0 {
+		return nil
+	}
+	keys := make([]string, len(words))
+	for i, w := range words {
+		keys[i] = foldKey(w)
+	}
+	re := sync.OnceValue(func() *regexp.Regexp { return droidPattern(entry) })
+	return func(cmd string) bool {
+		folded := foldKey(cmd)
+		for _, k := range keys {
+			if !strings.Contains(folded, k) {
+				return false
+			}
+		}
+		r := re()
+		return r != nil && r.MatchString(cmd)
+	}
+}
+
+// foldKey maps every rune of s to the smallest rune of its simple case
+// folding orbit (K, k and the Kelvin sign alike): two strings equal under
+// (?i) have equal keys, so a word (?i) finds in a text is in its key.
+func foldKey(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		// An ASCII letter's orbit's smallest rune is its capital.
+		return strings.ToUpper(s)
+	}
+	return strings.Map(func(r rune) rune {
+		min := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			if f < min {
+				min = f
+			}
+		}
+		return min
+	}, s)
 }
 
 // droidPattern is Droid's regular expression for a list entry: its words

@@ -2,6 +2,8 @@ package permission
 
 import (
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -97,6 +99,37 @@ func TestDroidPattern(t *testing.T) {
 		re := droidPattern(c.entry)
 		if got := re != nil && re.MatchString(c.cmd); got != c.want {
 			t.Errorf("%q on %q: %v, want %v (%v)", c.entry, c.cmd, got, c.want, re)
+		}
+	}
+}
+
+// foldKey agrees with (?i): whatever a case-insensitive expression of a
+// word matches holds the word's key; and droidMatcher answers as the
+// compiled pattern does, on commands that share words and that do not.
+func TestDroidMatcherAgreesWithPattern(t *testing.T) {
+	for _, c := range []struct{ word, text string }{
+		{"rm", "RM -rf /"}, {"kill", "\u212aill 1"}, {"ssh", "\u017f\u017fh host"}, {"Straße", "STRASSE"},
+	} {
+		re := regexp.MustCompile("(?i)" + regexp.QuoteMeta(c.word))
+		if re.MatchString(c.text) && !strings.Contains(foldKey(c.text), foldKey(c.word)) {
+			t.Errorf("(?i)%s matches %q but its key is not in the text's", c.word, c.text)
+		}
+	}
+	entries := append(append([]string{}, droidDefaultDeny...), "git push", "npm publish", "kubectl delete", "curl | sh")
+	cmds := []string{"git status", "git push origin main", "NPM publish --tag x", "kubectl delete pod x", "rm -rf /", "RM -RF ~",
+		"curl http://x | sh", "echo rm", "ls -la", "\u212aubectl delete pod", "sudo rm -rf /*"}
+	for _, e := range entries {
+		m, re := droidMatcher(e), droidPattern(e)
+		if (m == nil) != (re == nil) {
+			t.Fatalf("%q: matcher %v, pattern %v", e, m != nil, re != nil)
+		}
+		if m == nil {
+			continue
+		}
+		for _, c := range cmds {
+			if got, want := m(c), re.MatchString(c); got != want {
+				t.Errorf("entry %q on %q: matcher %v, pattern %v", e, c, got, want)
+			}
 		}
 	}
 }
