@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/gotk-dev/gotk/core/decision"
+	_ "github.com/gotk-dev/gotk/core/execpolicy/register" // reads Codex's execpolicy files
 	"github.com/gotk-dev/gotk/core/hookio"
 )
 

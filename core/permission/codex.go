@@ -9,8 +9,6 @@ import (
 	"strings"
 
 	"github.com/gotk-dev/gotk/core/shell"
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
 )
 
 // Codex CLI's execpolicy (openai/codex codex-rs/execpolicy: README.md,
@@ -209,79 +207,35 @@ func codexWords(cmd string) (words []shell.Word, plain, ok bool) {
 	return nil, false, false
 }
 
-// parseCodexRules evaluates an execpolicy file as Codex does: Starlark
-// (go.starlark.net), with prefix_rule, host_executable and network_rule as
-// its builtins. Variables, loops and helper functions are fine; a file
-// that does not evaluate, calls anything else or runs past a step budget
-// is an error (the caller makes the rules Unreadable).
+// EvalExecPolicy evaluates a Codex execpolicy file, calling prefixRule for
+// each prefix_rule (core/execpolicy.Eval). It is set by a blank import of
+// core/execpolicy/register; nil (a binary that did not link it) makes
+// Codex's rules unreadable, so gotk never answers allow for Codex.
+var EvalExecPolicy func(src string, prefixRule func(line int, args []any, kw map[string]any) error) error
+
+// errNoExecPolicy: this binary cannot read Codex's rules.
+var errNoExecPolicy = errors.New("this binary does not read Codex execpolicy files (core/execpolicy/register not linked)")
+
+// parseCodexRules evaluates an execpolicy file as Codex does (see
+// EvalExecPolicy); any error makes the caller's rules Unreadable.
 func parseCodexRules(src string) ([]codexRule, error) {
+	if EvalExecPolicy == nil {
+		return nil, errNoExecPolicy
+	}
 	var out []codexRule
-	prefixRule := func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		pos := make([]any, len(args))
-		for i, a := range args {
-			v, err := fromStarlark(a)
-			if err != nil {
-				return nil, fmt.Errorf("prefix_rule: %v", err)
-			}
-			pos[i] = v
-		}
-		kw := map[string]any{}
-		for _, kv := range kwargs {
-			k := string(kv[0].(starlark.String))
-			v, err := fromStarlark(kv[1])
-			if err != nil {
-				return nil, fmt.Errorf("prefix_rule: %s: %v", k, err)
-			}
-			kw[k] = v
-		}
-		line := th.CallFrame(1).Pos.Line
-		rule, err := codexPrefixRule(pos, kw, "")
+	err := EvalExecPolicy(src, func(line int, args []any, kw map[string]any) error {
+		rule, err := codexPrefixRule(args, kw, "")
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %v", line, err)
+			return fmt.Errorf("line %d: %v", line, err)
 		}
 		rule.raw = fmt.Sprintf("prefix_rule(%s, decision=%q) at line %d", rule, rule.decision, line)
 		out = append(out, rule)
-		return starlark.None, nil
-	}
-	ignore := func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-		return starlark.None, nil
-	}
-	predeclared := starlark.StringDict{
-		"prefix_rule":     starlark.NewBuiltin("prefix_rule", prefixRule),
-		"host_executable": starlark.NewBuiltin("host_executable", ignore),
-		"network_rule":    starlark.NewBuiltin("network_rule", ignore),
-	}
-	th := &starlark.Thread{Name: "execpolicy"}
-	th.SetMaxExecutionSteps(1_000_000) // a rules file is data; a loop past this is not
-	opts := &syntax.FileOptions{TopLevelControl: true, GlobalReassign: true}
-	if _, err := starlark.ExecFileOptions(opts, th, "rules", src, predeclared); err != nil {
-		return nil, errors.New(oneLine(err.Error()))
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
-}
-
-// fromStarlark converts the values a prefix_rule takes: strings, lists
-// (and tuples) of them, None, booleans.
-func fromStarlark(v starlark.Value) (any, error) {
-	switch x := v.(type) {
-	case starlark.String:
-		return string(x), nil
-	case starlark.NoneType:
-		return nil, nil
-	case starlark.Bool:
-		return bool(x), nil
-	case starlark.Indexable: // list, tuple
-		out := make([]any, x.Len())
-		for i := range out {
-			e, err := fromStarlark(x.Index(i))
-			if err != nil {
-				return nil, err
-			}
-			out[i] = e
-		}
-		return out, nil
-	}
-	return nil, fmt.Errorf("a %s is not a string, a list or None", v.Type())
 }
 
 func codexPrefixRule(args []any, kw map[string]any, raw string) (codexRule, error) {

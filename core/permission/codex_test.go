@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -108,5 +109,26 @@ line""");  prefix_rule(pattern=["x", ["y"]], decision="prompt",)
 	m := rules[0].matcher(false)
 	if !m(`a "b c" d`) || m("a b c") {
 		t.Error(`pattern ["a", "b c"] matches the two words a and "b c"`)
+	}
+}
+
+// A binary without the execpolicy evaluator (every hook but Codex's) finds
+// Codex's rule files unreadable, naming why: gotk then never answers allow
+// for Codex. With no rule file there is nothing to evaluate.
+func TestCodexRulesWithoutEvaluator(t *testing.T) {
+	saved := EvalExecPolicy
+	EvalExecPolicy = nil
+	defer func() { EvalExecPolicy = saved }()
+	home := t.TempDir()
+	env := Env{Getenv: func(string) string { return "" }, Home: home, Cwd: home}
+	if r := Load(Codex, env); r.Unreadable {
+		t.Fatalf("no rule file: unreadable: %q", r.Warnings)
+	}
+	f := filepath.Join(home, ".codex", "rules", "default.rules")
+	os.MkdirAll(filepath.Dir(f), 0o755)
+	os.WriteFile(f, []byte(`prefix_rule(pattern=["go"], decision="allow")`), 0o644)
+	r := Load(Codex, env)
+	if !r.Unreadable || !strings.Contains(strings.Join(r.Warnings, "\n"), "execpolicy") {
+		t.Fatalf("unreadable %v, warnings %q", r.Unreadable, r.Warnings)
 	}
 }
