@@ -5,6 +5,7 @@
 package registry
 
 import (
+	"iter"
 	"path"
 	"slices"
 	"strings"
@@ -88,12 +89,7 @@ func IsReadOnly(argv []string) bool {
 		}
 	}
 	args := argv[1:]
-	operands := skipGlobals(argv[0], args)
-	for _, i := range rowsFor(argv[0]) {
-		r := &table()[i]
-		if r.Sub != nil && !hasSub(operands, r.Sub) {
-			continue
-		}
+	for r := range rowsOf(argv[0], args) {
 		return r.ReadOnly != nil && r.ReadOnly(args)
 	}
 	return otherReadOnly(argv)
@@ -114,6 +110,28 @@ var byProgram = sync.OnceValue(func() map[string][]int {
 	}
 	return m
 })
+
+// rowsOf yields, in order, the table rows of prog whose subcommands args
+// name (after prog's global options); none, without building the table,
+// when no row names prog.
+func rowsOf(prog string, args []string) iter.Seq[*Rule] {
+	return func(yield func(*Rule) bool) {
+		rows := rowsFor(prog)
+		if len(rows) == 0 {
+			return
+		}
+		operands := skipGlobals(prog, args)
+		for _, i := range rows {
+			r := &table()[i]
+			if r.Sub != nil && !hasSub(operands, r.Sub) {
+				continue
+			}
+			if !yield(r) {
+				return
+			}
+		}
+	}
+}
 
 // rowsFor are the table rows of prog, in order; none, without building
 // the table, when no row names prog.
@@ -192,16 +210,10 @@ func classify(argv []string, at, depth int) (Match, bool) {
 		return Match{Rule: r, Tool: at}, true
 	}
 	args := argv[at+1:]
-	operands := skipGlobals(prog, args)
-	for _, i := range rowsFor(prog) {
-		r := &table()[i]
-		if r.Sub != nil && !hasSub(operands, r.Sub) {
-			continue
+	for r := range rowsOf(prog, args) {
+		if r.Accept == nil || r.Accept(args) {
+			return Match{Rule: r, Tool: at}, true
 		}
-		if r.Accept != nil && !r.Accept(args) {
-			continue
-		}
-		return Match{Rule: r, Tool: at}, true
 	}
 	return Match{}, false
 }

@@ -109,17 +109,12 @@ func userRule(prog string, argv []string) (*Rule, bool) {
 // refused reports whether the table refuses this form of prog: a row for
 // its subcommand whose acceptance test fails, or a long-running form.
 func refused(prog string, args []string) bool {
-	operands := skipGlobals(prog, args)
-	for _, i := range rowsFor(prog) {
-		r := &table()[i]
-		if r.Sub != nil && !hasSub(operands, r.Sub) {
-			continue
-		}
+	for r := range rowsOf(prog, args) {
 		if r.Accept != nil && !r.Accept(args) {
 			return true
 		}
 	}
-	if hasSub(operands, neverUser[prog]) {
+	if hasSub(skipGlobals(prog, args), neverUser[prog]) {
 		return true
 	}
 	for _, a := range args {
