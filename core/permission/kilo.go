@@ -209,15 +209,7 @@ func loadKilo(r *Rules, env Env) {
 		r.Ask = append(r.Ask, Rule{Pattern: k.pattern, Raw: `bash "` + k.pattern + `": ` + k.action, Source: k.source,
 			test: func(cmd string) bool { return kiloRuleMatches(k.pattern, cmd) }})
 	}
-	r.Ask = append(r.Ask, Rule{Pattern: "cat", Raw: "cat", Source: "Kilo's external_directory check (it looks for cat as the program)",
-		test: func(cmd string) bool {
-			for _, w := range strings.Fields(cmd) {
-				if filepath.Base(strings.Trim(w, `"'`)) == "cat" {
-					return true
-				}
-			}
-			return false
-		}})
+	r.Ask = append(r.Ask, externalDirectoryCat("Kilo"))
 }
 
 // kiloRules are the bash rules of a permission value: "allow" (every

@@ -73,7 +73,14 @@ func loadOpenCode(r *Rules, env Env) {
 			r.unreadable("gotk: %s sets OpenCode bash permission rules, which OpenCode checks on the rewritten command; gotk steps aside", f)
 		}
 	}
-	r.Ask = append(r.Ask, Rule{Pattern: "cat", Raw: "cat", Source: "OpenCode's external_directory check (it looks for cat as the program)",
+	r.Ask = append(r.Ask, externalDirectoryCat("OpenCode"))
+}
+
+// externalDirectoryCat is the ask rule for OpenCode's external_directory
+// check, which Kilo (its fork) shares: it looks for cat as the program of
+// the command it is given, so any word naming cat keeps gotk out.
+func externalDirectoryCat(agent string) Rule {
+	return Rule{Pattern: "cat", Raw: "cat", Source: agent + "'s external_directory check (it looks for cat as the program)",
 		test: func(cmd string) bool {
 			for _, w := range strings.Fields(cmd) {
 				if filepath.Base(strings.Trim(w, `"'`)) == "cat" {
@@ -81,5 +88,5 @@ func loadOpenCode(r *Rules, env Env) {
 				}
 			}
 			return false
-		}})
+		}}
 }
