@@ -194,14 +194,7 @@ enabled = false
 			e.editJSON(filepath.Join(e.Home, ".config", "opencode", "opencode.json"), func(m map[string]any) {
 				openCodeConfig(m, e, "https://opencode.ai/config.json")
 			})
-			// OpenCode npm-installs @opencode-ai/plugin into each config dir
-			// (in the background, and waits for it when a plugin is loaded)
-			// unless node_modules exists and package-lock.json already lists
-			// every dependency: seed that state so nothing leaves the machine.
-			dir := filepath.Join(e.Home, ".config", "opencode")
-			e.WriteFile(filepath.Join(dir, "package.json"), `{"dependencies":{"@opencode-ai/plugin":"1.18.33"}}`+"\n")
-			e.WriteFile(filepath.Join(dir, "package-lock.json"), `{"lockfileVersion":3,"packages":{"":{"dependencies":{"@opencode-ai/plugin":"1.18.33"}}}}`+"\n")
-			e.WriteFile(filepath.Join(dir, "node_modules", ".keep"), "")
+			seedPluginDeps(e, filepath.Join(e.Home, ".config", "opencode"), "@opencode-ai/plugin", "1.18.33")
 			e.Args = []string{"run", "--model", "e2efake/fake-model", Prompt}
 		},
 		addPlugin: func(e *Env, source string) {
@@ -294,11 +287,7 @@ var kiloAgent = &Agent{
 		e.editJSON(filepath.Join(dir, "kilo.json"), func(m map[string]any) {
 			openCodeConfig(m, e, "https://app.kilo.ai/config.json")
 		})
-		// As OpenCode: Kilo npm-installs @kilocode/plugin into each config
-		// dir unless it finds it there; seed that state.
-		e.WriteFile(filepath.Join(dir, "package.json"), `{"dependencies":{"@kilocode/plugin":"7.7.9"}}`+"\n")
-		e.WriteFile(filepath.Join(dir, "package-lock.json"), `{"lockfileVersion":3,"packages":{"":{"dependencies":{"@kilocode/plugin":"7.7.9"}}}}`+"\n")
-		e.WriteFile(filepath.Join(dir, "node_modules", ".keep"), "")
+		seedPluginDeps(e, dir, "@kilocode/plugin", "7.7.9")
 		e.Args = []string{"run", "--model", "e2efake/fake-model", Prompt}
 	},
 	addPlugin: func(e *Env, source string) {
@@ -471,4 +460,16 @@ func openCodeConfig(m map[string]any, e *Env, schema string) {
 	}}
 	m["permission"] = map[string]any{"bash": "allow", "edit": "allow", "webfetch": "deny",
 		"external_directory": "allow"}
+}
+
+// seedPluginDeps makes dir look as if pkg@version were installed there:
+// OpenCode (and Kilo, its fork) npm-installs its plugin package into each
+// config dir (in the background, and waits for it when a plugin is
+// loaded) unless node_modules exists and package-lock.json already lists
+// every dependency. Seeded, nothing leaves the machine.
+func seedPluginDeps(e *Env, dir, pkg, version string) {
+	dep := fmt.Sprintf(`{"%s":"%s"}`, pkg, version)
+	e.WriteFile(filepath.Join(dir, "package.json"), `{"dependencies":`+dep+"}\n")
+	e.WriteFile(filepath.Join(dir, "package-lock.json"), `{"lockfileVersion":3,"packages":{"":{"dependencies":`+dep+"}}}\n")
+	e.WriteFile(filepath.Join(dir, "node_modules", ".keep"), "")
 }
