@@ -299,14 +299,15 @@ func safePlain(p filter.Plainer, in filter.Input) (out []byte, ok bool) {
 	return p.Plain(in)
 }
 
-// spool creates the spool file for run id; nil when it cannot (the run
-// just is not recallable should gotk be killed).
+// spool starts the spool file for run id (store.CreateSpool); nil when
+// there is no data directory (the run just is not recallable should gotk
+// be killed).
 func (a *app) spool(id string, meta store.SpoolMeta) *store.Spool {
 	path, err := store.DefaultPath(a.getenv)
 	if err != nil {
 		return nil
 	}
-	return store.CreateSpoolAfter(path, id, meta, spoolAfter)
+	return store.CreateSpool(path, id, meta, spoolAfter)
 }
 
 // spoolAfter is how long a run lasts before its output goes to a spool

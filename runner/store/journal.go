@@ -87,16 +87,16 @@ func Journal(dbPath string, r Run, k *Kept) (full bool, err error) {
 			return false, err
 		}
 	}
-	rec, err := encodeRecord(r, k)
+	key, rec, err := encodeRecord(r, k)
 	if err != nil {
 		return false, err
 	}
-	size, err := appendRecord(dir, rec)
+	size, err := appendRecord(dir, key, rec)
 	return err == nil && size > FoldAt, err
 }
 
-// encodeRecord is one record of the pending log.
-func encodeRecord(r Run, k *Kept) ([]byte, error) {
+// encodeRecord is one record of the pending log, and its key.
+func encodeRecord(r Run, k *Kept) (key string, rec []byte, err error) {
 	h := journalHead{
 		At: r.At.UnixMilli(), Project: r.Project, Command: r.Command, Rule: r.Rule, Mode: r.Mode,
 		Measured: r.Measured, RawBytes: r.RawBytes, Shown: r.Shown, Exit: r.Exit, Duration: r.Duration.Milliseconds(),
@@ -113,14 +113,14 @@ func encodeRecord(r Run, k *Kept) ([]byte, error) {
 	h.Key = fmt.Sprintf("%016x-%s", r.At.UnixNano(), id)
 	head, err := json.Marshal(h)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	buf := make([]byte, 0, len(journalMagic)+len(head)+1+h.RawLen+h.ShownLen)
 	buf = append(append(append(buf, journalMagic...), head...), '\n')
 	if k != nil {
 		buf = append(append(buf, k.Raw...), k.Shown...)
 	}
-	return buf, nil
+	return h.Key, buf, nil
 }
 
 // record is one decoded record.

@@ -3,7 +3,6 @@
 package store
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 )
@@ -17,8 +16,8 @@ const segmentPrefix = "segment-"
 
 // appendRecord writes rec as a pending file of its own in dir. The size
 // it returns is the folder's: its file count times a typical record.
-func appendRecord(dir string, rec []byte) (int64, error) {
-	name := recordKey(rec) + ".run"
+func appendRecord(dir, key string, rec []byte) (int64, error) {
+	name := key + ".run"
 	tmp := filepath.Join(dir, ".tmp-"+name)
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode)
 	if err != nil {
@@ -37,17 +36,6 @@ func appendRecord(dir string, rec []byte) (int64, error) {
 	}
 	entries, _ := os.ReadDir(dir)
 	return int64(len(entries)) * 4 << 10, nil
-}
-
-// recordKey is the key of an encoded record (its file name here).
-func recordKey(rec []byte) string {
-	const k = `"key":"`
-	i := bytes.Index(rec, []byte(k))
-	if i < 0 {
-		return NewID()
-	}
-	rest := rec[i+len(k):]
-	return string(rest[:bytes.IndexByte(rest, '"')])
 }
 
 func claimLog(string) error { return nil }

@@ -27,7 +27,7 @@ const (
 
 // appendRecord appends rec to the log in dir, in one write, and returns
 // the log's size after it.
-func appendRecord(dir string, rec []byte) (int64, error) {
+func appendRecord(dir, _ string, rec []byte) (int64, error) {
 	path := filepath.Join(dir, logName)
 	for range 10 {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, fileMode)

@@ -109,9 +109,9 @@ func TestOldStoreMadePrivate(t *testing.T) {
 func TestSpoolRoundTrip(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "gotk", "gotk.db")
 	meta := SpoolMeta{Argv: []string{"go", "test"}, Ran: []string{"go", "test", "-json"}}
-	sp, err := CreateSpool(db, "abc123", meta)
-	if err != nil {
-		t.Fatal(err)
+	sp := CreateSpool(db, "abc123", meta, 0)
+	if _, err := os.Stat(SpoolPath(db, "abc123")); err != nil {
+		t.Fatalf("after 0: no file at once: %v", err)
 	}
 	sp.Write(SpoolStdout, []byte("out 1\n"))
 	sp.Write(SpoolStderr, []byte("err 1\n"))
@@ -148,7 +148,7 @@ func TestSpoolRoundTrip(t *testing.T) {
 	}
 }
 
-// A spool made with CreateSpoolAfter holds its frames in memory until the
+// A spool made with a delay holds its frames in memory until the
 // run has lasted that long, then writes them all to its file; a megabyte
 // held makes the file at once; Discard leaves nothing.
 func TestSpoolAfter(t *testing.T) {
@@ -156,7 +156,7 @@ func TestSpoolAfter(t *testing.T) {
 	meta := SpoolMeta{Argv: []string{"make"}, Ran: []string{"make"}}
 	const after = 200 * time.Millisecond
 	start := time.Now()
-	sp := CreateSpoolAfter(db, "aaaaaa", meta, after)
+	sp := CreateSpool(db, "aaaaaa", meta, after)
 	sp.Write(SpoolStdout, []byte("early\n"))
 	_, err := os.Stat(SpoolPath(db, "aaaaaa"))
 	if err == nil && time.Since(start) < after {
@@ -186,14 +186,14 @@ func TestSpoolAfter(t *testing.T) {
 		t.Error("Discard left the file")
 	}
 
-	big := CreateSpoolAfter(db, "bbbbbb", meta, time.Hour)
+	big := CreateSpool(db, "bbbbbb", meta, time.Hour)
 	big.Write(SpoolStdout, make([]byte, spoolHold+1))
 	if got, err := ReadSpool(db, "bbbbbb"); err != nil || len(got.Combined) != spoolHold+1 {
 		t.Fatalf("a megabyte held: spool %d bytes, %v", len(got.Combined), err)
 	}
 	big.Discard()
 
-	quick := CreateSpoolAfter(db, "cccccc", meta, 20*time.Millisecond)
+	quick := CreateSpool(db, "cccccc", meta, 20*time.Millisecond)
 	quick.Write(SpoolStdout, []byte("x"))
 	quick.Discard()
 	time.Sleep(60 * time.Millisecond)

@@ -55,23 +55,21 @@ type Spool struct {
 // file (however young the run).
 const spoolHold = 1 << 20
 
-// CreateSpool creates the spool file for id (0600, in the private data
-// directory next to the database at dbPath) and writes its header.
-func CreateSpool(dbPath, id string, meta SpoolMeta) (*Spool, error) {
+// CreateSpool starts the spool file for id (0600, in the private data
+// directory next to the database at dbPath): for a run that may end soon,
+// the file is made once the run has lasted after (or held a megabyte);
+// until then its frames are held in memory, and a gotk killed before that
+// leaves no spool. With after <= 0 the file is made at once. A file that
+// cannot be made drops the writes: the run just is not recallable should
+// gotk be killed.
+func CreateSpool(dbPath, id string, meta SpoolMeta, after time.Duration) *Spool {
 	s := newSpool(dbPath, id, meta)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.create(); err != nil {
-		return nil, err
+	if after <= 0 {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.create()
+		return s
 	}
-	return s, nil
-}
-
-// CreateSpoolAfter is CreateSpool for a run that may end soon: the file is
-// made once the run has lasted after (or held a megabyte); until then its
-// frames are held in memory. A gotk killed before that leaves no spool.
-func CreateSpoolAfter(dbPath, id string, meta SpoolMeta, after time.Duration) *Spool {
-	s := newSpool(dbPath, id, meta)
 	s.timer = time.AfterFunc(after, func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
