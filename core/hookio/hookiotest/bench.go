@@ -76,15 +76,13 @@ func BenchFiles(b *testing.B, pkgDir string, payload []byte, files map[string]st
 		}
 		return float64(time.Since(start)) / 1e6
 	}
-	cases := []struct {
+	type benchCase struct {
 		name    string
 		payload []byte
-	}{{"rewrite", payload}}
+	}
+	cases := []benchCase{{"rewrite", payload}}
 	if noop := bytes.Replace(payload, []byte("git status"), []byte("echo hi"), 1); !bytes.Equal(noop, payload) {
-		cases = append(cases, struct {
-			name    string
-			payload []byte
-		}{"noop", noop})
+		cases = append(cases, benchCase{"noop", noop})
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
