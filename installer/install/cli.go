@@ -198,10 +198,15 @@ func run(e *Env, targets []*agentconf.Agent, only agentconf.Scope, c cli) int {
 		fmt.Fprintln(e.Stdout, "dry run: nothing was written")
 		return 0
 	}
-	if !pl.changed(m) {
+	// upToDate says the run has nothing to change (the plan's steps, all
+	// done already) and ends it.
+	upToDate := func() int {
 		printSteps(e, steps, true, nil)
 		printNotes(e, pl.notes)
 		return 0
+	}
+	if !pl.changed(m) {
+		return upToDate()
 	}
 	// An uninstall never makes the data folder to lock it: when it is gone,
 	// another run removed the last of gotk meanwhile (the manifest went
@@ -215,9 +220,7 @@ func run(e *Env, targets []*agentconf.Agent, only agentconf.Scope, c cli) int {
 			return fail(e, err)
 		}
 		if !pl.changed(m) {
-			printSteps(e, steps, true, nil)
-			printNotes(e, pl.notes)
-			return 0
+			return upToDate()
 		}
 		unlock, created, err = lockData(e, true)
 	}
@@ -243,9 +246,7 @@ func run(e *Env, targets []*agentconf.Agent, only agentconf.Scope, c cli) int {
 				return fail(e, err)
 			}
 		}
-		printSteps(e, steps, true, nil)
-		printNotes(e, pl.notes)
-		return 0
+		return upToDate()
 	}
 	if e.IsTTY && !c.Yes {
 		printSteps(e, steps, false, nil)
