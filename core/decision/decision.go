@@ -14,6 +14,7 @@ import (
 	"github.com/gotk-dev/gotk/core/config"
 	"github.com/gotk-dev/gotk/core/host"
 	"github.com/gotk-dev/gotk/core/permission"
+	"github.com/gotk-dev/gotk/core/registry"
 	"github.com/gotk-dev/gotk/core/shell"
 )
 
@@ -222,6 +223,10 @@ func (e *Engine) Decide(req Request) Decision {
 		d.Reason = "empty command"
 		return d
 	}
+	if n, ok := Nothing(req); ok {
+		n.Warnings = d.Warnings
+		return n
+	}
 	script, err := shell.Parse(req.Command)
 	if err != nil {
 		d.Reason = "cannot parse the command: " + oneLine(err.Error())
@@ -327,6 +332,18 @@ func (e *Engine) Decide(req Request) Decision {
 		d.Verdict = AskRewrite
 	}
 	return d
+}
+
+// Nothing returns the decision for a line no rule could take (no word of
+// it names a program gotk has a rule or a user filter for;
+// registry.MayMatch), found without parsing the line or reading any
+// config or rule file: a hook asked about such a line answers its no-op at
+// once. ok is false when the line needs the engine, and always for Explain.
+func Nothing(req Request) (d Decision, ok bool) {
+	if req.Explain || registry.MayMatch(req.Command) {
+		return Decision{}, false
+	}
+	return Decision{Command: req.Command, Reason: "nothing to rewrite"}, true
 }
 
 // anyRewrite: some simple command of the line would get gotk in front,

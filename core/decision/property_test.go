@@ -259,3 +259,52 @@ func checkDecision(t *testing.T, e *Engine, host, src string, req Request) {
 		t.Fatalf("%s: verdict %v with command %q for %q", host, d.Verdict, d.Command, src)
 	}
 }
+
+// TestNothingIsSound: the shortcut that answers without parsing
+// (Nothing: no word names a program with a rule) never drops a rewrite the
+// engine would make — over the corpus, generated bash and requoted words,
+// every host, the verdict and command are those of the full decision.
+func TestNothingIsSound(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	lines := corpus(t)
+	n := 2000
+	if testing.Short() {
+		n = 200
+	}
+	for i := 0; i < n; i++ {
+		lines = append(lines, shelltest.Gen(r, 1+r.IntN(4)))
+	}
+	for _, c := range corpus(t) {
+		if canon, words, ok := canonical(c); ok && len(words) > 0 {
+			variant, _ := splice(canon, []shell.Word{words[0]}, func(w shell.Word) string { return shelltest.Spell(r, w.Value) })
+			lines = append(lines, variant)
+		}
+	}
+	short, rewrites := 0, 0
+	for host, e := range hostEngines(t) {
+		for _, c := range lines {
+			req := Request{Command: c, ReadOnlyAutoAllow: host == "claude"}
+			full := e.Decide(Request{Command: c, ReadOnlyAutoAllow: req.ReadOnlyAutoAllow, Explain: true})
+			got := e.Decide(req)
+			// Explain also names a deny where nothing is rewritten; a hook
+			// answers a deny and a passthrough alike (the host decides)
+			if isRewrite(got) != isRewrite(full) || isRewrite(full) && (got.Verdict != full.Verdict || got.Command != full.Command) {
+				t.Errorf("%s: %q: %v %q with the shortcut, %v %q without", host, c, got.Verdict, got.Command, full.Verdict, full.Command)
+			}
+			if _, ok := Nothing(req); ok {
+				short++
+				if isRewrite(full) {
+					t.Errorf("%s: %q: the shortcut says nothing to rewrite, the engine rewrites it", host, c)
+				}
+			} else if isRewrite(full) {
+				rewrites++
+			}
+		}
+	}
+	if short < 100 || rewrites < 100 {
+		t.Errorf("too few cases either way: %d short-cut, %d rewritten", short, rewrites)
+	}
+	t.Logf("%d lines short-cut, %d rewritten", short, rewrites)
+}
+
+func isRewrite(d Decision) bool { return d.Verdict == AllowRewrite || d.Verdict == AskRewrite }

@@ -14,11 +14,10 @@ import (
 // OSEnv is the real environment of the process.
 func OSEnv() Env {
 	home, _ := os.UserHomeDir()
-	cwd, _ := os.Getwd()
 	return Env{
 		Getenv:     os.Getenv,
 		Home:       home,
-		Cwd:        cwd,
+		Getwd:      os.Getwd,
 		Now:        time.Now,
 		LookPath:   exec.LookPath,
 		AppendFile: appendPrivate,

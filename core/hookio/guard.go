@@ -34,6 +34,11 @@ func newGuard(a Agent, env Env, diag *diagnostics) *guard {
 // leave the command unchanged.
 func (g *guard) Decide(req decision.Request) decision.Decision {
 	g.decided, g.req = true, req
+	if d, ok := decision.Nothing(req); ok {
+		// no rule could take the line: no config, rule file or PATH is read
+		g.last = d
+		return d
+	}
 	e := g.engine()
 	d := e.Decide(req)
 	g.diag.warn(d.Warnings...)
@@ -63,7 +68,11 @@ func (g *guard) engine() *decision.Engine {
 		return g.eng
 	}
 	g.gotk = resolveGotk(g.env.LookPath)
-	g.eng = decision.New(g.agent.Host, permission.Env{Getenv: g.env.Getenv, Home: g.env.Home, Cwd: g.env.Cwd})
+	cwd := g.env.Cwd
+	if cwd == "" && g.env.Getwd != nil {
+		cwd, _ = g.env.Getwd()
+	}
+	g.eng = decision.New(g.agent.Host, permission.Env{Getenv: g.env.Getenv, Home: g.env.Home, Cwd: cwd})
 	g.eng.LoadSession = func() host.Session { return g.env.Session(g.agent.Host) }
 	if g.agent.AbsoluteGotk && g.gotk != "" {
 		g.eng.Prefix = shell.Quote(g.gotk)

@@ -64,8 +64,11 @@ type Agent struct {
 type Env struct {
 	Getenv func(string) string
 	Home   string
-	Cwd    string
-	Now    func() time.Time
+	// Cwd is the process's working directory; when "", Getwd gives it,
+	// asked only by a decision that reads rule files.
+	Cwd   string
+	Getwd func() (string, error)
+	Now   func() time.Time
 	// LookPath finds a program on the hook's PATH (exec.LookPath).
 	LookPath func(string) (string, error)
 	// AppendFile appends data to a file, creating it (and its directory)

@@ -129,6 +129,16 @@ func LoadMatcher(e Env) *Matcher {
 	return m
 }
 
+// Prefixes are the literal prefixes of the filters' match_command ("" for
+// one without: it may match any line), in precedence order.
+func (m *Matcher) Prefixes() []string {
+	out := make([]string, len(m.entries))
+	for i, en := range m.entries {
+		out[i] = en.Prefix
+	}
+	return out
+}
+
 // Len is the number of filters known.
 func (m *Matcher) Len() int { return len(m.entries) }
 
