@@ -1,10 +1,10 @@
 package tomlfilter
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"github.com/gotk-dev/gotk/core/internal/sum256"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -207,7 +207,7 @@ func writePrivate(path string, data []byte) error {
 }
 
 func digest(data []byte) string {
-	sum := sha256.Sum256(data)
+	sum := sum256.Sum(data)
 	return hex.EncodeToString(sum[:])
 }
 
