@@ -3,6 +3,7 @@ package decision
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/gotk-dev/gotk/core/permission"
 	"github.com/gotk-dev/gotk/core/registry"
@@ -26,12 +27,14 @@ type plan struct {
 // a permission rule (its docs); an allow rule is tested against the command
 // under these only (an assignment or `env` in front keeps it from
 // matching).
-var claudeWrappers = map[string]bool{"timeout": true, "time": true, "nice": true, "nohup": true, "stdbuf": true, "command": true, "builtin": true, "noglob": true}
+var claudeWrappers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"timeout": true, "time": true, "nice": true, "nohup": true, "stdbuf": true, "command": true, "builtin": true, "noglob": true}
+})
 
 // readOnlyWrappers are the wrappers behind which Claude Code still treats a
 // command as read-only (measured in Claude Code 2.1.328: `timeout 5 ls` and
 // `command ls` run; `time ls`, `nice ls`, `nohup ls` ask).
-var readOnlyWrappers = map[string]bool{"timeout": true, "command": true}
+var readOnlyWrappers = sync.OnceValue(func() map[string]bool { return map[string]bool{"timeout": true, "command": true} })
 
 func (e *Engine) plan(s *shell.Script, i int, req Request) plan {
 	c := &s.Commands[i]
@@ -398,13 +401,13 @@ func joinValues(w []shell.Word) string {
 
 // plain: no assignment in front, and only wrappers the host itself strips.
 func plain(c *shell.Command, p plan) bool {
-	return onlyLayers(c, p, claudeWrappers)
+	return onlyLayers(c, p, claudeWrappers())
 }
 
 // readOnlyForm: the form in which Claude Code still recognises a read-only
 // command — no assignment, no subshell, no `time`, only timeout/command.
 func readOnlyForm(c *shell.Command, p plan) bool {
-	return !c.InSubshell && !c.Timed && onlyLayers(c, p, readOnlyWrappers)
+	return !c.InSubshell && !c.Timed && onlyLayers(c, p, readOnlyWrappers())
 }
 
 func onlyLayers(c *shell.Command, p plan, allowed map[string]bool) bool {

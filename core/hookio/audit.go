@@ -3,6 +3,7 @@ package hookio
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // AuditPath is $XDG_DATA_HOME/gotk/hook-audit.log, by default
@@ -21,9 +22,9 @@ func AuditPath(getenv func(string) string, home string) string {
 func AuditLine(fields ...string) string {
 	esc := make([]string, len(fields))
 	for i, f := range fields {
-		esc[i] = auditEscaper.Replace(f)
+		esc[i] = auditEscaper().Replace(f)
 	}
 	return strings.Join(esc, " | ") + "\n"
 }
 
-var auditEscaper = strings.NewReplacer(`\`, `\\`, `|`, `\|`, "\n", `\n`, "\r", `\r`)
+var auditEscaper = sync.OnceValue(func() *strings.Replacer { return strings.NewReplacer(`\`, `\\`, `|`, `\|`, "\n", `\n`, "\r", `\r`) })

@@ -2,6 +2,7 @@ package host
 
 import (
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -32,7 +33,7 @@ func DroidKnownSafe(cmd string) bool {
 		switch {
 		case droidAllowed(argv):
 			allowed = true
-		case argv[0] == "cd" || droidFilters[argv[0]]:
+		case argv[0] == "cd" || droidFilters()[argv[0]]:
 		default:
 			return false
 		}
@@ -42,7 +43,9 @@ func DroidKnownSafe(cmd string) bool {
 
 // droidFilters are the commands Droid leaves out of its allow check when
 // the line has others.
-var droidFilters = map[string]bool{"head": true, "tail": true, "grep": true, "cat": true, "echo": true}
+var droidFilters = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"head": true, "tail": true, "grep": true, "cat": true, "echo": true}
+})
 
 // droidAllowed: Droid's default allow rules (builtin/directory-list-allow,
 // pwd-allow, git-inspection-allow).

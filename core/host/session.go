@@ -3,6 +3,7 @@ package host
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/gotk-dev/gotk/core/permission"
 )
@@ -181,16 +182,18 @@ func flagValues(argv []string, canonical map[string]string, variadic map[string]
 
 // claudeFlags maps each Claude Code flag gotk reads (and its aliases) to a
 // canonical name; "!" marks flags without a value.
-var claudeFlags = map[string]string{
-	"--allowedTools": "allow", "--allowed-tools": "allow",
-	"--disallowedTools": "deny", "--disallowed-tools": "deny",
-	"--settings":        "settings",
-	"--setting-sources": "sources",
-	"--add-dir":         "add-dir",
-	"--permission-mode": "mode",
-}
+var claudeFlags = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"--allowedTools": "allow", "--allowed-tools": "allow",
+		"--disallowedTools": "deny", "--disallowed-tools": "deny",
+		"--settings":        "settings",
+		"--setting-sources": "sources",
+		"--add-dir":         "add-dir",
+		"--permission-mode": "mode",
+	}
+})
 
-var claudeVariadic = map[string]bool{"allow": true, "deny": true, "add-dir": true}
+var claudeVariadic = sync.OnceValue(func() map[string]bool { return map[string]bool{"allow": true, "deny": true, "add-dir": true} })
 
 // parseClaude reads Claude Code's permission flags (code.claude.com/docs
 // cli-reference): --allowedTools/--disallowedTools take rule lists
@@ -200,7 +203,7 @@ var claudeVariadic = map[string]bool{"allow": true, "deny": true, "add-dir": tru
 // --dangerously-skip-permissions the mode.
 func parseClaude(argv []string) Session {
 	var s Session
-	v := flagValues(argv, claudeFlags, claudeVariadic)
+	v := flagValues(argv, claudeFlags(), claudeVariadic())
 	for _, x := range v["allow"] {
 		s.Rules.Allow = append(s.Rules.Allow, SplitTools(x)...)
 	}

@@ -3,6 +3,7 @@ package permission
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // Cline is Cline CLI's host name. Cline approves per tool (run_commands as
@@ -28,10 +29,10 @@ func loadCline(r *Rules, env Env) {
 
 // clineWrappers are the words the guard looks through to find the program,
 // each with its options and durations.
-var clineWrappers = set("sudo", "doas", "env", "command", "builtin", "nohup", "time", "nice", "stdbuf", "timeout", "xargs")
+var clineWrappers = lazySet("sudo", "doas", "env", "command", "builtin", "nohup", "time", "nice", "stdbuf", "timeout", "xargs")
 
 // clineWriters are the programs the guard refuses whatever their arguments.
-var clineWriters = set("rm", "rmdir", "unlink", "mv", "cp", "dd", "touch", "mkdir", "ln", "link", "chmod", "chown",
+var clineWriters = lazySet("rm", "rmdir", "unlink", "mv", "cp", "dd", "touch", "mkdir", "ln", "link", "chmod", "chown",
 	"chgrp", "truncate", "shred", "install", "patch", "rsync", "mkfifo", "mknod", "del", "erase", "move", "ren",
 	"rename", "md", "rd", "mklink", "copy", "xcopy", "robocopy", "new-item", "ni", "remove-item", "move-item",
 	"copy-item", "rename-item", "set-content", "add-content", "clear-content", "out-file", "mi", "ri", "cpi", "rni",
@@ -39,7 +40,7 @@ var clineWriters = set("rm", "rmdir", "unlink", "mv", "cp", "dd", "touch", "mkdi
 
 // clineSubcommands are the programs the guard refuses with one of these
 // subcommands (it looks at the first operand; any operand here).
-var clineSubcommands = func() map[string]map[string]bool {
+var clineSubcommands = sync.OnceValue(func() map[string]map[string]bool {
 	js := set("install", "i", "ci", "add", "remove", "rm", "uninstall", "unlink", "link", "update", "up", "upgrade", "dedupe", "prune", "publish")
 	py := set("install", "uninstall", "add", "remove")
 	sys := set("install", "reinstall", "remove", "purge", "uninstall", "upgrade", "autoremove", "add", "del")
@@ -57,7 +58,7 @@ var clineSubcommands = func() map[string]map[string]bool {
 		"winget":   set("install", "uninstall", "upgrade"),
 		"nuget":    set("install", "update", "delete", "push"),
 	}
-}()
+})
 
 var (
 	clineAssign = lazyRE(`^[A-Za-z_][A-Za-z0-9_]*\+?=`)
@@ -72,10 +73,10 @@ var (
 func clinePlanGuard(cmd string) bool {
 	w := strings.Fields(cmd)
 	i := 0
-	for i < len(w) && (clineAssign().MatchString(w[i]) || clineKeywords[w[i]]) {
+	for i < len(w) && (clineAssign().MatchString(w[i]) || clineKeywords()[w[i]]) {
 		i++
 	}
-	for i < len(w) && clineWrappers[clineProgram(w[i])] {
+	for i < len(w) && clineWrappers()[clineProgram(w[i])] {
 		i++
 		for i < len(w) && (strings.HasPrefix(w[i], "-") || w[i] == "{}" || clineAssign().MatchString(w[i]) || clineDuration().MatchString(w[i])) {
 			i++
@@ -85,14 +86,14 @@ func clinePlanGuard(cmd string) bool {
 		return false
 	}
 	prog, args := clineProgram(w[i]), w[i+1:]
-	if clineWriters[prog] {
+	if clineWriters()[prog] {
 		return true
 	}
 	lower := make([]string, len(args))
 	for k, a := range args {
 		lower[k] = strings.ToLower(strings.NewReplacer(`"`, "", `'`, "").Replace(a))
 	}
-	if subs, ok := clineSubcommands[prog]; ok {
+	if subs, ok := clineSubcommands()[prog]; ok {
 		if prog == "yarn" && len(args) == 0 {
 			return true // yarn alone installs
 		}
@@ -135,7 +136,7 @@ func clinePlanGuard(cmd string) bool {
 	return false
 }
 
-var clineKeywords = set("if", "then", "else", "elif", "fi", "while", "until", "do", "done", "for", "case", "esac", "!", "{", "}")
+var clineKeywords = lazySet("if", "then", "else", "elif", "fi", "while", "until", "do", "done", "for", "case", "esac", "!", "{", "}")
 
 var clineDuration = lazyRE(`^\d+[smhd]?$`)
 

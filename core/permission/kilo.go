@@ -45,24 +45,34 @@ var kiloSafe = []string{"cat *", "head *", "tail *", "less *", "ls *", "tree *",
 
 // kiloCodeDefaults are the code (build) agent's own bash rules beyond the
 // catch-all.
-var kiloCodeDefaults = append(append([]string{}, kiloSafe...), "touch *", "mkdir *", "cp *", "mv *", "tsc *",
-	"tsgo *", "tar *", "unzip *", "gzip *", "gunzip *")
+func kiloCodeDefaults() []string {
+	return append(append([]string{}, kiloSafe...), "touch *", "mkdir *", "cp *", "mv *", "tsc *",
+		"tsgo *", "tar *", "unzip *", "gzip *", "gunzip *")
+}
 
 // kiloReadOnlyDefaults are the plan and ask agents' bash rules (td1); the
 // explore agent adds "gh *" and "find *".
-var kiloReadOnlyDefaults = append(append([]string{}, kiloSafe...), "git *", "git log *", "git show *", "git diff *",
-	"git status *", "git blame *", "git rev-parse *", "git rev-list *", "git ls-files *", "git ls-tree *",
-	"git ls-remote *", "git shortlog *", "git describe *", "git cat-file *", "git name-rev *", "git stash list *",
-	"git tag -l *", "git branch --list *", "git branch -a *", "git branch -r *", "git remote -v *", "gh *",
-	"gh pr view *", "gh pr list *", "gh pr status *", "gh pr diff *", "gh pr checks *", "gh issue view *",
-	"gh issue list *", "gh issue status *", "gh repo view *", "gh run list *", "gh run view *", "gh release list *",
-	"gh release view *", "gh search *", "*\n*", "*<(*", "*|*", "*;*", "*&*", "*$(*", "*`*", "*>*", "sort -o *",
-	"sort * -o *", "sort *--output*", "sort *--compress-program*", "sort *--files0-from*", "rg *--pre *",
-	"rg *--pre=*", "rg *--hostname-bin*", "ag *--pager*", "man *-P*", "man *--pager*", "man *-H*", "find *")
+func kiloReadOnlyDefaults() []string {
+	return append(append([]string{}, kiloSafe...), "git *", "git log *", "git show *", "git diff *",
+		"git status *", "git blame *", "git rev-parse *", "git rev-list *", "git ls-files *", "git ls-tree *",
+		"git ls-remote *", "git shortlog *", "git describe *", "git cat-file *", "git name-rev *", "git stash list *",
+		"git tag -l *", "git branch --list *", "git branch -a *", "git branch -r *", "git remote -v *", "gh *",
+		"gh pr view *", "gh pr list *", "gh pr status *", "gh pr diff *", "gh pr checks *", "gh issue view *",
+		"gh issue list *", "gh issue status *", "gh repo view *", "gh run list *", "gh run view *", "gh release list *",
+		"gh release view *", "gh search *", "*\n*", "*<(*", "*|*", "*;*", "*&*", "*$(*", "*`*", "*>*", "sort -o *",
+		"sort * -o *", "sort *--output*", "sort *--compress-program*", "sort *--files0-from*", "rg *--pre *",
+		"rg *--pre=*", "rg *--hostname-bin*", "ag *--pager*", "man *-P*", "man *--pager*", "man *-H*", "find *")
+}
 
-// kiloCodeAgents are the agents whose bash defaults are the code agent's
+// kiloCodeAgent: the agents whose bash defaults are the code agent's
 // and come before the user's rules.
-var kiloCodeAgents = map[string]bool{"code": true, "build": true, "debug": true, "general": true}
+func kiloCodeAgent(agent string) bool {
+	switch agent {
+	case "code", "build", "debug", "general":
+		return true
+	}
+	return false
+}
 
 // kiloRule is one bash rule of the user's configuration.
 type kiloRule struct {
@@ -189,20 +199,21 @@ func loadKilo(r *Rules, env Env) {
 	switch {
 	case agent == "orchestrator":
 		// bash "deny" after the user's rules: nothing runs either way.
-	case kiloCodeAgents[agent]:
+	case kiloCodeAgent(agent):
 		add(agents[agent])
 		if !hasCatchAll(user) && !hasCatchAll(agents[agent]) {
-			defaults(kiloCodeDefaults, "Kilo's code agent defaults")
+			defaults(kiloCodeDefaults(), "Kilo's code agent defaults")
 		}
 	case agent == "plan" || agent == "ask":
 		add(agents[agent])
-		defaults(kiloReadOnlyDefaults[:len(kiloReadOnlyDefaults)-1], "Kilo's "+agent+" agent defaults")
+		ro := kiloReadOnlyDefaults()
+		defaults(ro[:len(ro)-1], "Kilo's "+agent+" agent defaults")
 	default: // explore, a user's own agent, or unknown: every agent's
 		for _, rules := range agents {
 			add(rules)
 		}
-		defaults(kiloCodeDefaults, "Kilo's code agent defaults")
-		defaults(kiloReadOnlyDefaults, "Kilo's read-only agents' defaults")
+		defaults(kiloCodeDefaults(), "Kilo's code agent defaults")
+		defaults(kiloReadOnlyDefaults(), "Kilo's read-only agents' defaults")
 	}
 	for _, k := range live {
 		k := k

@@ -10,3 +10,8 @@ import (
 func lazyRE(pattern string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }
+
+// lazySet is a set of words built on first use.
+func lazySet(words ...string) func() map[string]bool {
+	return sync.OnceValue(func() map[string]bool { return set(words...) })
+}

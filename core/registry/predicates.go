@@ -205,13 +205,17 @@ func onlyFlags(allowed map[string]bool) func([]string) bool {
 
 // statusFlags: the `git status` options Claude Code runs without asking
 // (not -u…, not --porcelain=VERSION).
-var statusFlags = set("--porcelain", "-s", "--short", "-b", "--branch", "--ignored", "--untracked-files=")
+func statusFlags() map[string]bool {
+	return set("--porcelain", "-s", "--short", "-b", "--branch", "--ignored", "--untracked-files=")
+}
 
 // historyFlags: the `git log/diff/show` options Claude Code runs without
 // asking (not --output, --ext-diff, --textconv, --color, -U<n>).
-var historyFlags = set("--oneline", "-p", "--patch", "--stat", "--format=", "--pretty=", "--graph", "--all",
-	"-S…", "-S", "-S VALUE", "--follow", "--decorate", "-n", "-n VALUE", "-NUM", "--name-status", "--name-only", "--since=", "--until=",
-	"--author=", "--no-ext-diff", "--cached", "--staged", "--no-index", "--word-diff", "-s", "--no-patch")
+func historyFlags() map[string]bool {
+	return set("--oneline", "-p", "--patch", "--stat", "--format=", "--pretty=", "--graph", "--all",
+		"-S…", "-S", "-S VALUE", "--follow", "--decorate", "-n", "-n VALUE", "-NUM", "--name-status", "--name-only", "--since=", "--until=",
+		"--author=", "--no-ext-diff", "--cached", "--staged", "--no-index", "--word-diff", "-s", "--no-patch")
+}
 
 // branchListing: `git branch` that only lists (no name to create, no
 // delete/move/copy/upstream change). The commit operand of --contains,

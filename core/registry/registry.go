@@ -150,13 +150,15 @@ var binDirs = []string{"/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin"
 var localBinDirs = []string{"node_modules/.bin", "./node_modules/.bin", "vendor/bin", "./vendor/bin"}
 
 // localWrappers are build wrappers a project ships at its root.
-var localWrappers = map[string]string{"./mvnw": "mvnw", "./gradlew": "gradlew", "mvnw": "mvnw", "gradlew": "gradlew"}
+var localWrappers = sync.OnceValue(func() map[string]string {
+	return map[string]string{"./mvnw": "mvnw", "./gradlew": "gradlew", "mvnw": "mvnw", "gradlew": "gradlew"}
+})
 
 // ProgramName returns the program a word names: the word itself, or its
 // base name when it is a path into a known bin directory. ok is false for
 // any other path.
 func ProgramName(word string) (string, bool) {
-	if w, ok := localWrappers[word]; ok {
+	if w, ok := localWrappers()[word]; ok {
 		return w, true
 	}
 	if !strings.Contains(word, "/") {
@@ -263,7 +265,7 @@ func launch(prog string, args []string) (int, bool) {
 		}
 		// `yarn tsc`, `pnpm eslint .`: a package's own bin, named directly
 		// (only the JS tools: `yarn ls` is not ls)
-		if len(args) >= 1 && jsTools[args[0]] {
+		if len(args) >= 1 && jsTools()[args[0]] {
 			return 0, true
 		}
 	case "npm":
@@ -294,14 +296,16 @@ func launch(prog string, args []string) (int, bool) {
 }
 
 // jsTools are the JavaScript tools yarn and pnpm run by bare name.
-var jsTools = set("tsc", "eslint", "jest", "vitest", "playwright", "prettier", "next", "biome", "oxlint", "nx", "turbo", "prisma", "markdownlint", "markdownlint-cli2", "pyright", "basedpyright")
+var jsTools = sync.OnceValue(func() map[string]bool {
+	return set("tsc", "eslint", "jest", "vitest", "playwright", "prettier", "next", "biome", "oxlint", "nx", "turbo", "prisma", "markdownlint", "markdownlint-cli2", "pyright", "basedpyright")
+})
 
 // skipGlobals drops a program's global options (git -C dir, kubectl -n ns,
 // cargo +nightly, …) so that the subcommand comes first. Unknown options
 // stop the skipping: the subcommand then does not match, and nothing is
 // rewritten.
 func skipGlobals(prog string, args []string) []string {
-	g, ok := globals[prog]
+	g, ok := globals()[prog]
 	if !ok {
 		return args
 	}
@@ -355,23 +359,25 @@ func set(words ...string) map[string]bool {
 	return m
 }
 
-var globals = map[string]globalOpts{
-	"git": {
-		valued: set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"),
-		flags: set("--no-pager", "-P", "--paginate", "-p", "--no-optional-locks", "--literal-pathspecs",
-			"--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-replace-objects", "--bare"),
-	},
-	"cargo":     {valued: set("--color", "-Z", "--config", "-C"), flags: set("-q", "--quiet", "-v", "-vv", "--verbose", "--frozen", "--locked", "--offline"), plus: true},
-	"go":        {valued: set("-C")},
-	"docker":    {valued: set("--context", "-c", "-H", "--host", "--config", "-l", "--log-level"), flags: set("-D", "--debug", "--tls", "--tlsverify")},
-	"kubectl":   {valued: set("-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server", "--request-timeout", "--as")},
-	"helm":      {valued: set("-n", "--namespace", "--kube-context", "--kubeconfig"), flags: set("--debug")},
-	"npm":       {valued: set("--prefix", "-w", "--workspace"), flags: set("-s", "--silent", "-q", "--quiet", "--ws", "--workspaces")},
-	"pnpm":      {valued: set("-C", "--dir", "--filter", "-F"), flags: set("-r", "--recursive", "-w", "--workspace-root", "-s", "--silent")},
-	"yarn":      {valued: set("--cwd")},
-	"bun":       {valued: set("--cwd")},
-	"terraform": {joined: "-chdir="},
-	"aws":       {valued: set("--profile", "--region", "--output", "--endpoint-url"), flags: set("--no-cli-pager", "--debug", "--no-paginate")},
-	"dotnet":    {},
-	"uv":        {valued: set("--directory", "--project"), flags: set("-q", "--quiet", "-v", "--verbose", "--offline", "--no-progress")},
-}
+var globals = sync.OnceValue(func() map[string]globalOpts {
+	return map[string]globalOpts{
+		"git": {
+			valued: set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"),
+			flags: set("--no-pager", "-P", "--paginate", "-p", "--no-optional-locks", "--literal-pathspecs",
+				"--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-replace-objects", "--bare"),
+		},
+		"cargo":     {valued: set("--color", "-Z", "--config", "-C"), flags: set("-q", "--quiet", "-v", "-vv", "--verbose", "--frozen", "--locked", "--offline"), plus: true},
+		"go":        {valued: set("-C")},
+		"docker":    {valued: set("--context", "-c", "-H", "--host", "--config", "-l", "--log-level"), flags: set("-D", "--debug", "--tls", "--tlsverify")},
+		"kubectl":   {valued: set("-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server", "--request-timeout", "--as")},
+		"helm":      {valued: set("-n", "--namespace", "--kube-context", "--kubeconfig"), flags: set("--debug")},
+		"npm":       {valued: set("--prefix", "-w", "--workspace"), flags: set("-s", "--silent", "-q", "--quiet", "--ws", "--workspaces")},
+		"pnpm":      {valued: set("-C", "--dir", "--filter", "-F"), flags: set("-r", "--recursive", "-w", "--workspace-root", "-s", "--silent")},
+		"yarn":      {valued: set("--cwd")},
+		"bun":       {valued: set("--cwd")},
+		"terraform": {joined: "-chdir="},
+		"aws":       {valued: set("--profile", "--region", "--output", "--endpoint-url"), flags: set("--no-cli-pager", "--debug", "--no-paginate")},
+		"dotnet":    {},
+		"uv":        {valued: set("--directory", "--project"), flags: set("-q", "--quiet", "-v", "--verbose", "--offline", "--no-progress")},
+	}
+})

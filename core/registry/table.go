@@ -71,9 +71,9 @@ func buildTable() []Rule {
 		{ID: "php", Program: "php", Sub: subs("artisan"), Category: Build, Handler: "php", Accept: noOperand("serve", "tinker", "queue:work", "queue:listen", "schedule:work", "horizon", "octane:start", "reverb:start", "pail", "dev")},
 
 		// ── version control ────────────────────────────────────────────────────
-		{ID: "git.status", Program: "git", Sub: subs("status"), Category: VCS, Pipe: PipeProducer, Handler: "git-status", ReadOnly: gitRO(onlyFlags(statusFlags))},
-		{ID: "git.log", Program: "git", Sub: subs("log"), Category: VCS, Pipe: PipeProducer, Handler: "git-log", ReadOnly: gitRO(onlyFlags(historyFlags))},
-		{ID: "git.diff", Program: "git", Sub: subs("diff", "show"), Category: VCS, Pipe: PipeProducer, Handler: "git-diff", ReadOnly: gitRO(onlyFlags(historyFlags))},
+		{ID: "git.status", Program: "git", Sub: subs("status"), Category: VCS, Pipe: PipeProducer, Handler: "git-status", ReadOnly: gitRO(onlyFlags(statusFlags()))},
+		{ID: "git.log", Program: "git", Sub: subs("log"), Category: VCS, Pipe: PipeProducer, Handler: "git-log", ReadOnly: gitRO(onlyFlags(historyFlags()))},
+		{ID: "git.diff", Program: "git", Sub: subs("diff", "show"), Category: VCS, Pipe: PipeProducer, Handler: "git-diff", ReadOnly: gitRO(onlyFlags(historyFlags()))},
 		{ID: "git.branch", Program: "git", Sub: subs("branch"), Category: VCS, Pipe: PipeProducer, Handler: "git-branch", ReadOnly: gitRO(branchListing)},
 		{ID: "git.stash", Program: "git", Sub: subs("stash"), Category: VCS, Handler: "git-stash", ReadOnly: gitRO(stashListing)},
 		{ID: "git.change", Program: "git", Sub: subs("add", "commit", "push", "pull", "fetch", "checkout", "switch", "worktree"), Category: VCS, Handler: "git-change", Accept: noFlag("-p", "--patch", "-i", "--interactive")},
@@ -143,9 +143,9 @@ func buildTable() []Rule {
 
 		// ── infrastructure ─────────────────────────────────────────────────────
 		{ID: "docker.compose", Program: "docker", Sub: subs("compose ps", "compose logs"), Category: Infra, Handler: "docker-compose", Accept: noFlag("-f", "--follow")},
-		{ID: "docker.compose", Program: "docker", Sub: subs("compose up"), Category: Infra, Handler: "docker-compose", Usage: "docker compose up -d", Accept: composeUpEnds},
+		{ID: "docker.compose", Program: "docker", Sub: subs("compose up"), Category: Infra, Handler: "docker-compose", Usage: "docker compose up -d", Accept: composeUpEnds()},
 		{ID: "docker.compose", Program: "docker-compose", Sub: subs("ps", "logs"), Category: Infra, Handler: "docker-compose", Accept: noFlag("-f", "--follow")},
-		{ID: "docker.compose", Program: "docker-compose", Sub: subs("up"), Category: Infra, Handler: "docker-compose", Usage: "docker-compose up -d", Accept: composeUpEnds},
+		{ID: "docker.compose", Program: "docker-compose", Sub: subs("up"), Category: Infra, Handler: "docker-compose", Usage: "docker-compose up -d", Accept: composeUpEnds()},
 		{ID: "docker.ps", Program: "docker", Sub: subs("ps", "container ls", "container list"), Category: Infra, Handler: "docker-ps"},
 		{ID: "docker.build", Program: "docker-compose", Sub: subs("build"), Category: Infra, Handler: "docker-build"},
 		{ID: "docker.run", Program: "docker", Sub: subs("run", "container run"), Category: Infra, Handler: "docker-run", Usage: "docker run --rm", Accept: all(noFlag("-i", "-t", "--interactive", "--tty"), anyFlag("--rm", "-d", "--detach"))},
@@ -204,7 +204,9 @@ var longRunningTargets = []string{"serve", "server", "run", "watch", "dev", "sta
 
 // composeUpEnds takes docker compose up only when it ends: detached (-d)
 // or waiting for health (--wait), never attached or watching.
-var composeUpEnds = all(anyFlag("-d", "--detach", "--wait"), noFlag("--attach", "--attach-dependencies", "-w", "--watch", "--abort-on-container-exit", "--exit-code-from"))
+func composeUpEnds() func([]string) bool {
+	return all(anyFlag("-d", "--detach", "--wait"), noFlag("--attach", "--attach-dependencies", "-w", "--watch", "--abort-on-container-exit", "--exit-code-from"))
+}
 
 // mavenServers are Maven goals that run a server until stopped.
 var mavenServers = []string{"spring-boot:run", "jetty:run", "quarkus:dev", "exec:java", "exec:exec", "tomcat7:run", "liberty:dev", "liberty:run", "wildfly:run"}

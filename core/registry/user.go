@@ -62,13 +62,15 @@ func userFilters() *tomlfilter.Matcher {
 
 // neverUser are forms without a table row that run until stopped; no user
 // filter takes them over.
-var neverUser = map[string][]string{
-	"go":             {"run"},
-	"cargo":          {"run", "watch"},
-	"docker":         {"compose up", "attach", "run -it", "run -ti"},
-	"docker-compose": {"up"},
-	"kubectl":        {"port-forward", "attach", "proxy"},
-}
+var neverUser = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"go":             {"run"},
+		"cargo":          {"run", "watch"},
+		"docker":         {"compose up", "attach", "run -it", "run -ti"},
+		"docker-compose": {"up"},
+		"kubectl":        {"port-forward", "attach", "proxy"},
+	}
+})
 
 // userRule returns the rule of the user filter argv matches, if any.
 func userRule(prog string, argv []string) (*Rule, bool) {
@@ -114,7 +116,7 @@ func refused(prog string, args []string) bool {
 			return true
 		}
 	}
-	if hasSub(skipGlobals(prog, args), neverUser[prog]) {
+	if hasSub(skipGlobals(prog, args), neverUser()[prog]) {
 		return true
 	}
 	for _, a := range args {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -266,7 +267,7 @@ func (w *walker) call(st *syntax.Stmt, x *syntax.CallExpr, c ctx, pipeID, idx, n
 	if len(x.Args) == 0 {
 		return -1
 	}
-	if v, ok := literal(x.Args[0]); ok && redefiners[v] {
+	if v, ok := literal(x.Args[0]); ok && redefiners()[v] {
 		w.redefines("`" + v + "`")
 	}
 	cmd := Command{
@@ -310,10 +311,12 @@ var lookupVar = map[string]bool{"PATH": true, "BASH_ENV": true, "ENV": true}
 // redefiners are the builtins that can change what a later word of the
 // same line runs: new aliases or functions, a hashed path, a disabled
 // builtin, a sourced file, a string run as code, shell options.
-var redefiners = map[string]bool{
-	"alias": true, "unalias": true, "hash": true, "enable": true, "source": true, ".": true,
-	"eval": true, "shopt": true, "unset": true,
-}
+var redefiners = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"alias": true, "unalias": true, "hash": true, "enable": true, "source": true, ".": true,
+		"eval": true, "shopt": true, "unset": true,
+	}
+})
 
 // decl records `export PATH=…`-like declarations (DeclClause) and function
 // exports.

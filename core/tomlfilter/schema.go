@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 )
@@ -73,11 +74,13 @@ func (p Problem) String() string {
 }
 
 // fields are the keys a [filters.NAME] table may hold (RTK's schema).
-var fields = map[string]bool{
-	"description": true, "match_command": true, "strip_ansi": true, "replace": true, "match_output": true,
-	"strip_lines_matching": true, "keep_lines_matching": true, "truncate_lines_at": true, "head_lines": true,
-	"tail_lines": true, "max_lines": true, "on_empty": true, "filter_stderr": true,
-}
+var fields = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"description": true, "match_command": true, "strip_ansi": true, "replace": true, "match_output": true,
+		"strip_lines_matching": true, "keep_lines_matching": true, "truncate_lines_at": true, "head_lines": true,
+		"tail_lines": true, "max_lines": true, "on_empty": true, "filter_stderr": true,
+	}
+})
 
 type fileDoc struct {
 	SchemaVersion *int64                      `toml:"schema_version"`
@@ -265,7 +268,7 @@ func Parse(file string, data []byte) ([]Spec, []Problem) {
 func unknownKeys(md toml.MetaData, table, name string) []string {
 	var out []string
 	for _, k := range md.Keys() {
-		if len(k) == 3 && k[0] == table && k[1] == name && !fields[k[2]] {
+		if len(k) == 3 && k[0] == table && k[1] == name && !fields()[k[2]] {
 			out = append(out, k[2])
 		}
 		// a key inside replace/match_output entries

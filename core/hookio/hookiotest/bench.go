@@ -30,7 +30,9 @@ func main() {
 // then times invocations of each, alternating them so both see the same
 // machine load, on payload (a command gotk rewrites) and on the same
 // payload with `git status` replaced by `echo hi` (a command no rule
-// names: the no-op path). Each sub-benchmark reports the medians hook-ms
+// names: the no-op path). The test binary runs them as their agent would:
+// under a process named like it (Main), where a hook finds the agent it
+// reads flags from at its parent. Each sub-benchmark reports the medians hook-ms
 // and floor-ms, x-floor — the median of the per-pair ratios (targets:
 // 1.25 rewriting, 1.15 no-op) — and the hook's size in MiB.
 func Bench(b *testing.B, pkgDir string, payload []byte) {

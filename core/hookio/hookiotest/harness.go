@@ -3,6 +3,7 @@ package hookiotest
 import (
 	"bytes"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/gotk-dev/gotk/core/decision"
@@ -11,8 +12,9 @@ import (
 )
 
 // Main is an agent module's TestMain: it lets testscript scenarios run the
-// hook binary by name.
+// hook binary by name, and runs benchmarks under the agent's name (Bench).
 func Main(m *testing.M, binary string, main func()) {
+	underAgent(strings.TrimPrefix(binary, "gotk-hook-"))
 	testscript.Main(m, map[string]func(){binary: main})
 }
 

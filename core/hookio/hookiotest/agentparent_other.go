@@ -1,0 +1,5 @@
+//go:build !unix
+
+package hookiotest
+
+func underAgent(string) {}
