@@ -25,7 +25,7 @@ var subcommands = map[string]bool{
 	"rewrite": true, "explain": true, "recall": true, "gain": true, "discover": true,
 	"verify": true, "doctor": true, "help": true, // help: gotk --help
 	"filters": true, "trust": true, "untrust": true,
-	"commands": true, "completion": true,
+	"commands": true, "completion": true, foldPending: true,
 }
 
 // Exit codes of gotk's own failures (a program's exit code passes through).
@@ -50,6 +50,8 @@ func (a *app) main(args []string) int {
 		return a.runProgram(rest, true)
 	case first == "help":
 		return a.command(append([]string{"--help"}, args[1:]...))
+	case subcommands[first] && needsCompanion(args):
+		return a.companion(args)
 	case subcommands[first] || strings.HasPrefix(first, "-"):
 		return a.command(args)
 	}

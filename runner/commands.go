@@ -39,7 +39,13 @@ type grammar struct {
 	Commands   struct{}      `cmd:"" help:"List every command gotk compacts, with its family."`
 	Completion completionCmd `cmd:"" help:"Print a shell completion script: bash, zsh or fish (source <(gotk completion bash))."`
 	Discover   discoverCmd   `cmd:"" help:"Read the agents' own transcripts: what ran without gotk, what went through it, what to filter next."`
+	// FoldPending is how gotk, which does not link SQLite, has its
+	// companion fold the pending runs in once they pass store.FoldAt.
+	FoldPending struct{} `cmd:"" name:"fold-pending" hidden:"" help:"Fold the pending runs into the database."`
 }
+
+// foldPending is the hidden command's name.
+const foldPending = "fold-pending"
 
 // passArgs is rewrite's and explain's command line. Flags before the
 // command are gotk's (kong parses them, so --help lists them); the first
@@ -154,6 +160,8 @@ func (a *app) command(args []string) (code int) {
 		return a.gain(g.Gain)
 	case strings.HasPrefix(cmd, "discover"):
 		return a.discover(g.Discover)
+	case cmd == foldPending:
+		return a.foldPending()
 	case cmd == "verify", cmd == "doctor":
 		return installerChecks(cmd, a)
 	case strings.HasPrefix(cmd, "filters test"):

@@ -378,6 +378,23 @@ func (a *app) startFailed(err error) int {
 	return 126
 }
 
+// foldPending folds the pending runs into the database (store.Open does);
+// a database that does not open costs one warning line.
+func (a *app) foldPending() int {
+	path, err := store.DefaultPath(a.getenv)
+	if err != nil {
+		a.warn("%v", err)
+		return exitFail
+	}
+	s, err := store.Open(path)
+	if err != nil {
+		a.warn("%s: %v; runs wait in %s until it opens", path, err, store.PendingDir(path))
+		return exitFail
+	}
+	s.Close()
+	return 0
+}
+
 // record stores the run unless GOTK_TRACK=0. A database that cannot be
 // opened or written costs one warning line naming the file; the program's
 // output and exit code are already settled.
@@ -396,11 +413,10 @@ func (a *app) record(run store.Run, kept *store.Kept) {
 	// store.FoldAt of them waiting.
 	full, err := store.Journal(path, run, kept)
 	if full {
-		s, ferr := store.Open(path)
-		if ferr != nil {
-			a.warn("%s: %v; runs wait in %s until it opens", path, ferr, store.PendingDir(path))
+		if store.Linked() {
+			a.foldPending()
 		} else {
-			s.Close()
+			a.companion([]string{foldPending})
 		}
 	}
 	if err != nil {

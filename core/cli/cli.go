@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/gotk-dev/gotk/core/decision"
-	_ "github.com/gotk-dev/gotk/core/execpolicy/register" // reads Codex's execpolicy files
 	"github.com/gotk-dev/gotk/core/host"
 	"github.com/gotk-dev/gotk/core/permission"
 )

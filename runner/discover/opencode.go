@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	_ "modernc.org/sqlite" // the "sqlite" driver
 )
 
 // OpenCode 1.x keeps its sessions in a SQLite database:
@@ -62,6 +60,7 @@ func readOpenCode(path string, s *scan) {
 		// read the file as it is, without creating -wal and -shm beside it.
 		dsn += "&immutable=1"
 	}
+	// the "sqlite" driver: package store/driver, linked into gotk-report
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		s.stats.Unreadable = append(s.stats.Unreadable, path+": "+oneLine(err.Error()))

@@ -3,8 +3,7 @@ package discover
 import (
 	"unicode/utf8"
 
-	"github.com/tiktoken-go/tokenizer"
-	"github.com/tiktoken-go/tokenizer/codec"
+	"github.com/gotk-dev/gotk/runner/tokens"
 )
 
 // Tokens are counted with o200k_base, the encoding `gotk gain --exact`
@@ -16,10 +15,13 @@ import (
 const countCap = 256 << 10
 
 type counter struct {
-	enc tokenizer.Codec
+	enc tokens.Counter // nil: no encoder linked, bytes/4
 }
 
-func newCounter() *counter { return &counter{enc: codec.NewO200kBase()} }
+func newCounter() *counter {
+	enc, _ := tokens.O200k()
+	return &counter{enc: enc}
+}
 
 // count returns the o200k tokens of s.
 func (c *counter) count(s string) int64 {
@@ -33,6 +35,9 @@ func (c *counter) count(s string) int64 {
 			n--
 		}
 		cut = s[:n]
+	}
+	if c.enc == nil {
+		return int64(len(s) / 4) // the runner's bytes/4 estimate
 	}
 	n, err := c.enc.Count(cut)
 	if err != nil {

@@ -5,9 +5,8 @@ import (
 	"io"
 	"unicode/utf8"
 
-	"github.com/tiktoken-go/tokenizer/codec"
-
 	"github.com/gotk-dev/gotk/runner/store"
+	"github.com/gotk-dev/gotk/runner/tokens"
 )
 
 // Exact is the o200k recount of the kept samples (raw output and what was
@@ -23,7 +22,10 @@ type Exact struct {
 // Recount counts the samples' tokens with o200k_base. It is slow (it loads
 // a 200k-entry vocabulary): only `gotk gain --exact` calls it.
 func Recount(samples []store.Entry, limit int64) (*Exact, error) {
-	enc := codec.NewO200kBase()
+	enc, err := tokens.O200k()
+	if err != nil {
+		return nil, err
+	}
 	count := func(b []byte) (int64, error) {
 		n, err := enc.Count(string(capUTF8(b, limit)))
 		return int64(n), err

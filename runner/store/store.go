@@ -1,9 +1,10 @@
 // Package store is gotk's one database: every run of `gotk <program>` (for
 // `gotk gain`) and the raw output of recent filtered runs (for
-// `gotk recall`). It is SQLite (modernc.org/sqlite: pure Go, no cgo) in WAL
-// mode with a busy timeout, so concurrent gotk runs wait for each other
-// instead of failing. The runner opens it only after the program has
-// finished; `gotk rewrite` and `gotk explain` never open it.
+// `gotk recall`). It is SQLite (package driver: modernc.org/sqlite, pure
+// Go, no cgo, wired by UseDriver) in WAL mode with a busy timeout, so
+// concurrent gotk runs wait for each other instead of failing. gotk itself
+// never opens it: a run appends a record (Journal), and gotk-report — the
+// binary that links SQLite — folds them in for the reports.
 package store
 
 import (
@@ -21,8 +22,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	"modernc.org/sqlite" // registers the "sqlite" driver
 )
 
 // Limits on kept raw outputs.
@@ -132,13 +131,49 @@ func open(path string) (*Store, error) {
 	}
 }
 
+// glue is what store needs from the SQLite driver beyond database/sql
+// (UseDriver); nil in a binary that does not link it.
+var glue *struct {
+	code       func(error) (int, bool)
+	persistWAL func(conn any) error
+}
+
+// UseDriver wires the SQLite driver (package driver): code gives a driver
+// error's SQLite result code, persistWAL keeps the -wal and -shm files of
+// a raw connection. A binary that does not — gotk itself — cannot open the
+// database (ErrNoDriver): it appends records (Journal) and leaves the rest
+// to gotk-report.
+func UseDriver(code func(error) (int, bool), persistWAL func(conn any) error) {
+	glue = &struct {
+		code       func(error) (int, bool)
+		persistWAL func(conn any) error
+	}{code, persistWAL}
+}
+
+// Linked reports whether the SQLite driver is wired.
+func Linked() bool { return glue != nil }
+
+// ErrNoDriver: this binary cannot open the database.
+var ErrNoDriver = errors.New("this binary does not link SQLite (gotk-report does)")
+
+// code is the SQLite result code of a driver error.
+func code(err error) (int, bool) {
+	if glue == nil || err == nil {
+		return 0, false
+	}
+	return glue.code(err)
+}
+
 // isBusy reports SQLITE_BUSY or SQLITE_LOCKED.
 func isBusy(err error) bool {
-	var se *sqlite.Error
-	return errors.As(err, &se) && (se.Code()&0xff == 5 || se.Code()&0xff == 6)
+	c, ok := code(err)
+	return ok && (c&0xff == 5 || c&0xff == 6)
 }
 
 func openOnce(path string) (*Store, error) {
+	if glue == nil {
+		return nil, ErrNoDriver
+	}
 	// busy_timeout first (the driver applies it before anything else), so
 	// that switching a new file to WAL waits for a concurrent gotk too.
 	// _txlock=immediate: every transaction takes the write lock at BEGIN, so
@@ -178,14 +213,7 @@ func persistWAL(db *sql.DB) error {
 		return err
 	}
 	defer c.Close()
-	return c.Raw(func(dc any) error {
-		fc, ok := dc.(sqlite.FileControl)
-		if !ok {
-			return nil // another driver: only slower
-		}
-		_, err := fc.FileControlPersistWAL("main", 1)
-		return err
-	})
+	return c.Raw(glue.persistWAL)
 }
 
 // SetLimits changes the caps on kept outputs (tests use small ones).
@@ -511,12 +539,12 @@ func cleanError(err error) error {
 	if err == nil {
 		return nil
 	}
-	var se *sqlite.Error
-	if !errors.As(err, &se) {
+	c, ok := code(err)
+	if !ok {
 		return err
 	}
 	// Primary result codes (https://sqlite.org/rescode.html).
-	switch se.Code() & 0xff {
+	switch c & 0xff {
 	case 26: // SQLITE_NOTADB
 		return errors.New("not a gotk database; move it away and gotk starts a new one")
 	case 11: // SQLITE_CORRUPT
