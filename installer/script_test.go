@@ -43,6 +43,7 @@ func TestMain(m *testing.M) {
 // and gotk-hook's warning — and gotk says its version.
 var standIns = map[string]string{
 	"gotk":             `case "$1" in --version) echo "gotk test";; esac`,
+	"gotk-report":      `case "$1" in --version) echo "gotk test";; esac`,
 	"gotk-hook-claude": hook("claude", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"gotk git status"}}}`),
 	"gotk-hook-cursor": hook("cursor", `{"permission":"allow","updated_input":{"command":"gotk git status"}}`),
 	"gotk-hook-gemini": hook("gemini", `{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"gotk git status"}}}`),

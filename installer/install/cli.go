@@ -441,6 +441,13 @@ func runnerNotes(e *Env, a *agentconf.Agent) []string {
 	if p, err := e.LookPath("gotk"); err != nil || p == "" {
 		return []string{fmt.Sprintf("gotk (%s) is not on this shell's PATH; %s finds it on the PATH it was started with: add %s to PATH.", gotk, a.Name, filepath.Dir(gotk))}
 	}
+	// gotk hands gain, recall and discover to its companion, beside it or
+	// on PATH (runner.Companion)
+	if !agentconf.IsExec(filepath.Join(filepath.Dir(gotk), "gotk-report")) {
+		if p, err := e.LookPath("gotk-report"); err != nil || p == "" {
+			return []string{"gotk-report is not beside " + gotk + " nor on PATH: commands run compact, but `gotk gain`, `gotk recall` and `gotk discover` need it; install it with gotk."}
+		}
+	}
 	return nil
 }
 
