@@ -35,7 +35,7 @@ func TestHookRewriteParity(t *testing.T) {
 	bin := os.Getenv("GOTK_E2E_GOTK_BIN")
 	if bin == "" {
 		bin = t.TempDir()
-		build := exec.Command("go", "build", "-o", bin, "./runner/cmd/gotk")
+		build := exec.Command("go", "build", "-o", bin, "./runner/cmd/gotk", "./runner/cmd/gotk-report")
 		for _, a := range []string{"claude", "cursor", "gemini", "codex", "vibe", "copilot", "cline", "droid", "crush"} {
 			build.Args = append(build.Args, "./agents/"+a+"/cmd/gotk-hook-"+a)
 		}
