@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gotk-dev/gotk/core/agentconf"
@@ -30,7 +31,9 @@ func binaryPackages() map[string]string {
 
 // releaseVersion is a tagged release's version (v0.2.0, v0.3.0-rc.1), which
 // `go install …@version` can fetch; not a describe (v0.2.0-3-gabc1234, -dirty).
-var releaseVersion = regexp.MustCompile(`^v\d+\.\d+\.\d+(-rc\.\d+|-beta\.\d+|-alpha\.\d+)?$`)
+var releaseVersion = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^v\d+\.\d+\.\d+(-rc\.\d+|-beta\.\d+|-alpha\.\d+)?$`)
+})
 
 // binaryVersion runs `bin --version` (a few seconds at most, no stdin) and
 // returns the version it prints as "NAME VERSION", "" when it prints none.
@@ -71,7 +74,7 @@ func (a *app) checkVersions(lookPath func(string) (string, error), versionOf fun
 			continue
 		}
 		fix := "make install (from the same checkout as gotk)"
-		if releaseVersion.MatchString(mine) {
+		if releaseVersion().MatchString(mine) {
 			fix = "go install " + pkgs[n] + "@" + mine
 		}
 		if v == "" {

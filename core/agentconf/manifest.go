@@ -1,12 +1,13 @@
 package agentconf
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/gotk-dev/gotk/core/internal/sum256"
 )
 
 // manifest.go: $XDG_DATA_HOME/gotk/installed.json, the record of what
@@ -104,6 +105,6 @@ func (m *Manifest) Recorded(a string) bool {
 
 // Sum returns the hex SHA-256 of b.
 func Sum(b []byte) string {
-	s := sha256.Sum256(b)
+	s := sum256.Sum(b)
 	return hex.EncodeToString(s[:])
 }

@@ -4,12 +4,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"github.com/gotk-dev/gotk/core/internal/sum256"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/gotk-dev/gotk/core/internal/sum256"
 )
 
 // Env is what finding and trusting filter files needs from the process.

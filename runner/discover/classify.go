@@ -37,10 +37,12 @@ type verdict struct {
 // Decide already answers only allows (host.Answers.AllowOnly); Copilot
 // CLI's hook answers only allows, because Copilot re-checks its rules on
 // the rewritten command (agents/copilot).
-var askNotRewritten = map[string]string{
-	"copilot": "Copilot CLI takes gotk's rewrite only in sessions started with --allow-all-tools, and this session asked for permissions",
-	"codex":   "Codex takes a rewrite only as an allow, and would not have run the original without asking",
-}
+var askNotRewritten = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"copilot": "Copilot CLI takes gotk's rewrite only in sessions started with --allow-all-tools, and this session asked for permissions",
+		"codex":   "Codex takes a rewrite only as an allow, and would not have run the original without asking",
+	}
+})
 
 // deciders are core/decision engines, one per agent and session kind, as
 // the agent's hook builds it: the host's rule files as they are today
@@ -171,7 +173,7 @@ func (d *deciders) classify(c *Call, hostName string) verdict {
 			i = pick(func(s decision.Segment) bool { return s.Rule != "" })
 		}
 		name(i)
-		if why, ok := askNotRewritten[hostName]; ok && dec.Verdict == decision.AskRewrite {
+		if why, ok := askNotRewritten()[hostName]; ok && dec.Verdict == decision.AskRewrite {
 			v.kind, v.reason = declined, why
 			return v
 		}
@@ -189,7 +191,7 @@ func (d *deciders) classify(c *Call, hostName string) verdict {
 	v.kind = unhandled
 	i := pick(func(s decision.Segment) bool { return true })
 	for j, s := range segs {
-		if s.ok && !setup[programName(s.argv[0])] {
+		if s.ok && !setup()[programName(s.argv[0])] {
 			i = j
 			break
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Claude Code writes one JSONL file per session under
@@ -43,10 +44,12 @@ func claudeFiles(e Env) []string {
 
 // claudeKnown are the record types of Claude Code's transcripts; only user,
 // assistant and attachment records matter here.
-var claudeKnown = setOf("user", "assistant", "attachment", "system", "summary", "queue-operation",
-	"file-history-snapshot", "progress", "api-request", "api-request-blob", "api-request-shape",
-	"atis-latch", "last-prompt", "tools-used", "cost-state", "custom-title", "ai-title", "agent-name",
-	"tag", "pr-link", "mode", "worktree-state", "permission-mode")
+var claudeKnown = sync.OnceValue(func() map[string]bool {
+	return setOf("user", "assistant", "attachment", "system", "summary", "queue-operation",
+		"file-history-snapshot", "progress", "api-request", "api-request-blob", "api-request-shape",
+		"atis-latch", "last-prompt", "tools-used", "cost-state", "custom-title", "ai-title", "agent-name",
+		"tag", "pr-link", "mode", "worktree-state", "permission-mode")
+})
 
 type claudeLine struct {
 	Type           string          `json:"type"`
@@ -87,7 +90,7 @@ func readClaude(path string, s *scan) {
 		if !decode(line, &l) {
 			return false
 		}
-		if !claudeKnown[l.Type] {
+		if !claudeKnown()[l.Type] {
 			s.unknown()
 			return true
 		}

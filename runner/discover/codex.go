@@ -31,11 +31,15 @@ func codexFiles(e Env) []string {
 	return append(walk(filepath.Join(home, "sessions"), rollout), walk(filepath.Join(home, "archived_sessions"), rollout)...)
 }
 
-var codexKnown = setOf("session_meta", "response_item", "event_msg", "turn_context", "world_state",
-	"token_usage_record", "compacted", "message")
+var codexKnown = sync.OnceValue(func() map[string]bool {
+	return setOf("session_meta", "response_item", "event_msg", "turn_context", "world_state",
+		"token_usage_record", "compacted", "message")
+})
 
 // codexShellTools are the names Codex versions give their shell tool.
-var codexShellTools = setOf("exec_command", "shell", "shell_command", "container.exec", "local_shell")
+var codexShellTools = sync.OnceValue(func() map[string]bool {
+	return setOf("exec_command", "shell", "shell_command", "container.exec", "local_shell")
+})
 
 type codexLine struct {
 	Timestamp json.RawMessage `json:"timestamp"`
@@ -71,7 +75,7 @@ func readCodex(path string, s *scan) {
 		if !decode(line, &l) {
 			return false
 		}
-		if !codexKnown[l.Type] {
+		if !codexKnown()[l.Type] {
 			s.unknown()
 			return true
 		}
@@ -84,7 +88,7 @@ func readCodex(path string, s *scan) {
 			if p.ApprovalPolicy != "" {
 				auto = p.ApprovalPolicy == "never"
 			}
-		case l.Type == "response_item" && (p.Type == "function_call" && codexShellTools[p.Name] || p.Type == "local_shell_call"):
+		case l.Type == "response_item" && (p.Type == "function_call" && codexShellTools()[p.Name] || p.Type == "local_shell_call"):
 			id := p.CallID
 			if id == "" {
 				id = p.ID

@@ -3,6 +3,7 @@ package discover
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/gotk-dev/gotk/core/registry"
 	"github.com/gotk-dev/gotk/runner/filter"
@@ -28,10 +29,12 @@ const (
 // corpusSaved is the share of o200k tokens each category's filters save
 // over gotk's filter corpus (runner/filter/testdata, 127 cases), as
 // `make bench` (BenchmarkSavings) measured it when this was written.
-var corpusSaved = map[registry.Category]float64{
-	registry.Build: 0.620, registry.Files: 0.651, registry.Infra: 0.707, registry.Lint: 0.880,
-	registry.Packages: 0.628, registry.Tests: 0.902, registry.VCS: 0.662,
-}
+var corpusSaved = sync.OnceValue(func() map[registry.Category]float64 {
+	return map[registry.Category]float64{
+		registry.Build: 0.620, registry.Files: 0.651, registry.Infra: 0.707, registry.Lint: 0.880,
+		registry.Packages: 0.628, registry.Tests: 0.902, registry.VCS: 0.662,
+	}
+})
 
 // estimator estimates what gotk would have saved on a missed call.
 type estimator struct {
@@ -80,7 +83,7 @@ func (e *estimator) estimate(v verdict, plain string, exit int, plainTokens int6
 	if share, ok := e.byRule[r.ID]; ok {
 		return int64(share * float64(plainTokens)), ByYourRuns
 	}
-	return int64(corpusSaved[r.Category] * float64(plainTokens)), ByCorpus
+	return int64(corpusSaved()[r.Category] * float64(plainTokens)), ByCorpus
 }
 
 // safeArgs is the argv gotk would run (a filter may add format flags).
@@ -116,7 +119,7 @@ func estimateLabel(method string, category registry.Category) string {
 	case ByYourRuns:
 		return "share saved in your gotk runs of this rule"
 	case ByCorpus:
-		return fmt.Sprintf("%s corpus share (%.0f%%)", category, 100*corpusSaved[category])
+		return fmt.Sprintf("%s corpus share (%.0f%%)", category, 100*corpusSaved()[category])
 	case NoFilter:
 		return "no filter yet"
 	}

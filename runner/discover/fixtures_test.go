@@ -228,7 +228,7 @@ func TestRefused(t *testing.T) {
 		switch {
 		case agent == "claude" && (len(rep.Missed) != 1 || rep.Missed[0].Command != "git status"):
 			t.Errorf("claude: missed %+v, want git status alone", rep.Missed)
-		case agent == "copilot" && (len(rep.Missed) != 0 || len(rep.Declined) != 1 || rep.Declined[0].Reason != askNotRewritten["copilot"]):
+		case agent == "copilot" && (len(rep.Missed) != 0 || len(rep.Declined) != 1 || rep.Declined[0].Reason != askNotRewritten()["copilot"]):
 			t.Errorf("copilot: missed %+v, declined %+v", rep.Missed, rep.Declined)
 		}
 	}

@@ -34,7 +34,7 @@ func geminiFiles(e Env) []string {
 	})
 }
 
-var geminiMessageTypes = setOf("user", "gemini", "info", "error", "warning", "model", "system")
+var geminiMessageTypes = sync.OnceValue(func() map[string]bool { return setOf("user", "gemini", "info", "error", "warning", "model", "system") })
 
 type geminiLine struct {
 	SessionID string          `json:"sessionId"`
@@ -77,7 +77,7 @@ func readGemini(path string, s *scan) {
 			return true
 		case len(l.Set) > 0:
 			return true
-		case !geminiMessageTypes[l.Type]:
+		case !geminiMessageTypes()[l.Type]:
 			s.unknown()
 			return true
 		}

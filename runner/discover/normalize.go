@@ -16,56 +16,64 @@ import (
 
 // subWords is how many words after the program name the command, for
 // programs that have subcommands; others are named by the program alone.
-var subWords = map[string]int{
-	"git": 1, "go": 1, "cargo": 1, "npm": 1, "pnpm": 1, "yarn": 1, "bun": 1, "deno": 1, "npx": 1, "bunx": 1,
-	"pnpx": 1, "docker": 1, "podman": 1, "kubectl": 1, "helm": 1, "terraform": 1, "tofu": 1, "gh": 2,
-	"glab": 2, "aws": 2, "gcloud": 2, "az": 2, "uv": 1, "pip": 1, "pip3": 1, "poetry": 1, "pipenv": 1,
-	"conda": 1, "hatch": 1, "dotnet": 1, "rustup": 1, "brew": 1, "apt": 1, "apt-get": 1, "dnf": 1,
-	"yum": 1, "systemctl": 1, "make": 1, "just": 1, "task": 1, "mvn": 1, "mvnw": 1, "gradle": 1,
-	"gradlew": 1, "mix": 1, "flutter": 1, "dart": 1, "swift": 1, "nx": 1, "turbo": 1, "biome": 1,
-	"ruff": 1, "golangci-lint": 1, "vitest": 1, "playwright": 1, "next": 1, "vite": 1, "prisma": 1,
-	"wrangler": 1, "vercel": 1, "supabase": 2, "firebase": 1, "heroku": 1, "rails": 1, "rake": 1,
-	"bundle": 1, "composer": 1, "nix": 1, "bazel": 1, "sbt": 1, "stack": 1, "cabal": 1, "zig": 1,
-	"gem": 1, "ansible-galaxy": 1, "kind": 1, "minikube": 1, "kustomize": 1, "pulumi": 1, "fly": 1,
-	"flyctl": 1, "railway": 1, "sst": 1, "tsx": 0, "ts-node": 0, "python": 0, "python3": 0, "py": 0,
-}
+var subWords = sync.OnceValue(func() map[string]int {
+	return map[string]int{
+		"git": 1, "go": 1, "cargo": 1, "npm": 1, "pnpm": 1, "yarn": 1, "bun": 1, "deno": 1, "npx": 1, "bunx": 1,
+		"pnpx": 1, "docker": 1, "podman": 1, "kubectl": 1, "helm": 1, "terraform": 1, "tofu": 1, "gh": 2,
+		"glab": 2, "aws": 2, "gcloud": 2, "az": 2, "uv": 1, "pip": 1, "pip3": 1, "poetry": 1, "pipenv": 1,
+		"conda": 1, "hatch": 1, "dotnet": 1, "rustup": 1, "brew": 1, "apt": 1, "apt-get": 1, "dnf": 1,
+		"yum": 1, "systemctl": 1, "make": 1, "just": 1, "task": 1, "mvn": 1, "mvnw": 1, "gradle": 1,
+		"gradlew": 1, "mix": 1, "flutter": 1, "dart": 1, "swift": 1, "nx": 1, "turbo": 1, "biome": 1,
+		"ruff": 1, "golangci-lint": 1, "vitest": 1, "playwright": 1, "next": 1, "vite": 1, "prisma": 1,
+		"wrangler": 1, "vercel": 1, "supabase": 2, "firebase": 1, "heroku": 1, "rails": 1, "rake": 1,
+		"bundle": 1, "composer": 1, "nix": 1, "bazel": 1, "sbt": 1, "stack": 1, "cabal": 1, "zig": 1,
+		"gem": 1, "ansible-galaxy": 1, "kind": 1, "minikube": 1, "kustomize": 1, "pulumi": 1, "fly": 1,
+		"flyctl": 1, "railway": 1, "sst": 1, "tsx": 0, "ts-node": 0, "python": 0, "python3": 0, "py": 0,
+	}
+})
 
 // moreWords: after these subcommands one more word names the command
 // (npm run build, docker compose up, uv pip install, go mod tidy).
-var moreWords = map[string]map[string]bool{
-	"npm": setOf("run", "run-script", "exec", "x"), "pnpm": setOf("run", "exec", "dlx"),
-	"yarn": setOf("run", "exec", "dlx", "workspace"), "bun": setOf("run", "x"),
-	"docker": setOf("compose", "buildx", "container", "image", "network", "volume", "system", "context"),
-	"podman": setOf("compose", "container", "image", "network", "volume", "system"),
-	"uv":     setOf("pip", "run", "tool"), "go": setOf("mod", "tool", "work"), "poetry": setOf("run"),
-	"pipenv": setOf("run"), "bundle": setOf("exec"), "dotnet": setOf("tool"), "cargo": setOf("make"),
-}
+var moreWords = sync.OnceValue(func() map[string]map[string]bool {
+	return map[string]map[string]bool{
+		"npm": setOf("run", "run-script", "exec", "x"), "pnpm": setOf("run", "exec", "dlx"),
+		"yarn": setOf("run", "exec", "dlx", "workspace"), "bun": setOf("run", "x"),
+		"docker": setOf("compose", "buildx", "container", "image", "network", "volume", "system", "context"),
+		"podman": setOf("compose", "container", "image", "network", "volume", "system"),
+		"uv":     setOf("pip", "run", "tool"), "go": setOf("mod", "tool", "work"), "poetry": setOf("run"),
+		"pipenv": setOf("run"), "bundle": setOf("exec"), "dotnet": setOf("tool"), "cargo": setOf("make"),
+	}
+})
 
 // valued are options that take the next word as their value, before the
 // subcommand (git -C dir status).
-var valued = map[string]map[string]bool{
-	"git":     setOf("-C", "-c", "--git-dir", "--work-tree", "--namespace"),
-	"docker":  setOf("-H", "--host", "--context", "-c", "--config", "-l", "--log-level"),
-	"kubectl": setOf("-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server"),
-	"helm":    setOf("-n", "--namespace", "--kube-context", "--kubeconfig"),
-	"make":    setOf("-C", "-f", "--file", "--directory", "-I", "-o", "-W"),
-	"npm":     setOf("--prefix", "-w", "--workspace"),
-	"pnpm":    setOf("-C", "--dir", "--filter", "-F"),
-	"yarn":    setOf("--cwd"),
-	"go":      setOf("-C"),
-	"cargo":   setOf("--manifest-path", "--config", "-Z", "--color"),
-	"aws":     setOf("--profile", "--region", "--output", "--endpoint-url", "--query"),
-	"gcloud":  setOf("--project", "--format", "--account"),
-	"uv":      setOf("--directory", "--project", "-p", "--python"),
-	"mvn":     setOf("-f", "-pl", "-P", "-s", "-T"),
-	"gradle":  setOf("-p", "--project-dir"),
-	"python":  setOf("-W", "-X"),
-	"gh":      setOf("-R", "--repo"),
-}
+var valued = sync.OnceValue(func() map[string]map[string]bool {
+	return map[string]map[string]bool{
+		"git":     setOf("-C", "-c", "--git-dir", "--work-tree", "--namespace"),
+		"docker":  setOf("-H", "--host", "--context", "-c", "--config", "-l", "--log-level"),
+		"kubectl": setOf("-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server"),
+		"helm":    setOf("-n", "--namespace", "--kube-context", "--kubeconfig"),
+		"make":    setOf("-C", "-f", "--file", "--directory", "-I", "-o", "-W"),
+		"npm":     setOf("--prefix", "-w", "--workspace"),
+		"pnpm":    setOf("-C", "--dir", "--filter", "-F"),
+		"yarn":    setOf("--cwd"),
+		"go":      setOf("-C"),
+		"cargo":   setOf("--manifest-path", "--config", "-Z", "--color"),
+		"aws":     setOf("--profile", "--region", "--output", "--endpoint-url", "--query"),
+		"gcloud":  setOf("--project", "--format", "--account"),
+		"uv":      setOf("--directory", "--project", "-p", "--python"),
+		"mvn":     setOf("-f", "-pl", "-P", "-s", "-T"),
+		"gradle":  setOf("-p", "--project-dir"),
+		"python":  setOf("-W", "-X"),
+		"gh":      setOf("-R", "--repo"),
+	}
+})
 
 // programAliases fold spellings of one program into one name.
-var programAliases = map[string]string{"python3": "python", "py": "python", "pip3": "pip",
-	"gradlew": "gradle", "mvnw": "mvn", "flyctl": "fly", "podman-compose": "podman"}
+var programAliases = sync.OnceValue(func() map[string]string {
+	return map[string]string{"python3": "python", "py": "python", "pip3": "pip",
+		"gradlew": "gradle", "mvnw": "mvn", "flyctl": "fly", "podman-compose": "podman"}
+})
 
 var subWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9@][A-Za-z0-9._:@+-]{0,39}$`) })
 
@@ -84,12 +92,12 @@ func commandKey(argv []string) string {
 		return "(unknown)"
 	}
 	prog := programName(argv[0])
-	if a, ok := programAliases[prog]; ok {
+	if a, ok := programAliases()[prog]; ok {
 		prog = a
 	}
 	words := []string{prog}
-	n := subWords[prog]
-	opts := valued[prog]
+	n := subWords()[prog]
+	opts := valued()[prog]
 	if prog == "python" {
 		if len(argv) > 2 && argv[1] == "-m" && subWord().MatchString(argv[2]) {
 			return "python -m " + argv[2]
@@ -112,7 +120,7 @@ func commandKey(argv []string) string {
 		default:
 			words = append(words, w)
 			n--
-			if len(words) == 2 && moreWords[prog][w] {
+			if len(words) == 2 && moreWords()[prog][w] {
 				n++
 			}
 		}
@@ -195,5 +203,7 @@ func isGotk(cmd string) bool { return len(gotkCommands(cmd)) > 0 }
 
 // setup are commands that only prepare a line (cd dir && …): a call is
 // named after the first command that is not one, when there is one.
-var setup = setOf("cd", "pushd", "popd", "export", "set", "unset", "true", ":", "source", ".", "echo",
-	"printf", "sleep", "clear", "shopt", "ulimit", "umask", "local", "declare", "alias")
+var setup = sync.OnceValue(func() map[string]bool {
+	return setOf("cd", "pushd", "popd", "export", "set", "unset", "true", ":", "source", ".", "echo",
+		"printf", "sleep", "clear", "shopt", "ulimit", "umask", "local", "declare", "alias")
+})

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // OpenCode 1.x keeps its sessions in a SQLite database:
@@ -28,8 +29,10 @@ func opencodeFiles(e Env) []string {
 	return glob(filepath.Join(dir, "opencode*.db"))
 }
 
-var opencodeParts = setOf("text", "tool", "step-start", "step-finish", "reasoning", "file", "patch",
-	"snapshot", "agent", "subtask", "retry", "compaction")
+var opencodeParts = sync.OnceValue(func() map[string]bool {
+	return setOf("text", "tool", "step-start", "step-finish", "reasoning", "file", "patch",
+		"snapshot", "agent", "subtask", "retry", "compaction")
+})
 
 type opencodePart struct {
 	Type   string `json:"type"`
@@ -101,7 +104,7 @@ func readOpenCode(path string, s *scan) {
 			s.malformed()
 			continue
 		}
-		if !opencodeParts[p.Type] {
+		if !opencodeParts()[p.Type] {
 			s.unknown()
 			continue
 		}

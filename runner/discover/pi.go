@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Pi writes one JSONL file per session:
@@ -20,8 +21,10 @@ func piFiles(e Env) []string {
 	return glob(filepath.Join(e.dir("PI_CODING_AGENT_DIR", ".pi", "agent"), "sessions", "*", "*.jsonl"))
 }
 
-var piKnown = setOf("session", "message", "model_change", "thinking_level_change", "compaction",
-	"branch_summary", "custom", "custom_message", "label", "session_info")
+var piKnown = sync.OnceValue(func() map[string]bool {
+	return setOf("session", "message", "model_change", "thinking_level_change", "compaction",
+		"branch_summary", "custom", "custom_message", "label", "session_info")
+})
 
 type piLine struct {
 	Type      string          `json:"type"`
@@ -44,7 +47,7 @@ func readPi(path string, s *scan) {
 		if !decode(line, &l) {
 			return false
 		}
-		if !piKnown[l.Type] {
+		if !piKnown()[l.Type] {
 			s.unknown()
 			return true
 		}
