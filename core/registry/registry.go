@@ -98,18 +98,8 @@ func IsReadOnly(argv []string) bool {
 // Rules returns the table, in order. Callers must not modify it.
 func Rules() []Rule { return table() }
 
-// table is the registry, built on first use: a hook asked about a command
-// no row names (tablePrograms) never builds it.
-var table = sync.OnceValue(buildTable)
-
-// byProgram indexes the table by program.
-var byProgram = sync.OnceValue(func() map[string][]int {
-	m := map[string][]int{}
-	for i, r := range table() {
-		m[r.Program] = append(m[r.Program], i)
-	}
-	return m
-})
+// table is the registry (rules).
+func table() []Rule { return rules[:] }
 
 // rowsOf yields, in order, the table rows of prog whose subcommands args
 // name (after prog's global options); none, without building the table,
@@ -133,13 +123,20 @@ func rowsOf(prog string, args []string) iter.Seq[*Rule] {
 	}
 }
 
-// rowsFor are the table rows of prog, in order; none, without building
-// the table, when no row names prog.
+// rowsFor are the table rows of prog, in order; none when no row names
+// prog (tablePrograms). A scan of the static table: cheaper than building
+// an index in a process that classifies a few commands.
 func rowsFor(prog string) []int {
 	if _, ok := slices.BinarySearch(tablePrograms[:], prog); !ok {
 		return nil
 	}
-	return byProgram()[prog]
+	var out []int
+	for i := range rules {
+		if rules[i].Program == prog {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // binDirs are the directories whose programs are the ones the table names

@@ -2,194 +2,246 @@ package registry
 
 import "strings"
 
-// buildTable builds the registry: one row per command gotk renders compactly
-// (built on first use, not at package init: see table).
+// rules is the registry: one row per command gotk renders compactly. It is
+// static data (no initialiser runs: acceptance tests are function
+// literals that capture nothing, built when a row is tried), so a process
+// pays for the rows it reads, not for the table.
 // Order matters only among rows of the same program: the first row that
 // matches wins. Columns: id, program, subcommands (nil: any), category,
 // pipe safety, runner handler, extra acceptance test, read-only test
 // (Claude Code would run it without asking).
-func buildTable() []Rule {
-	return []Rule{
-		// ── tests ──────────────────────────────────────────────────────────────
-		{ID: "go.test", Program: "go", Sub: subs("test"), Category: Tests, Handler: "go-test"},
-		{ID: "cargo.test", Program: "cargo", Sub: subs("test"), Category: Tests, Handler: "cargo-test"},
-		{ID: "pytest", Program: "pytest", Category: Tests, Handler: "pytest", Accept: noFlag(pytestLooping...)},
-		{ID: "pytest", Program: "py.test", Category: Tests, Handler: "pytest", Accept: noFlag(pytestLooping...)},
-		{ID: "vitest", Program: "vitest", Category: Tests, Handler: "vitest", Accept: all(noSub("watch", "dev", "bench"), noFlag("-w", "--watch", "--ui"))},
-		{ID: "jest", Program: "jest", Category: Tests, Handler: "jest", Accept: noFlag("--watch", "--watchAll")},
-		{ID: "playwright.test", Program: "playwright", Sub: subs("test"), Category: Tests, Handler: "playwright", Accept: noFlag("--ui", "--debug")},
+var rules = [...]Rule{
+	// ── tests ──────────────────────────────────────────────────────────────
+	{ID: "go.test", Program: "go", Sub: []string{"test"}, Category: Tests, Handler: "go-test"},
+	{ID: "cargo.test", Program: "cargo", Sub: []string{"test"}, Category: Tests, Handler: "cargo-test"},
+	{ID: "pytest", Program: "pytest", Category: Tests, Handler: "pytest", Accept: func(a []string) bool { return noFlag(pytestLooping...)(a) }},
+	{ID: "pytest", Program: "py.test", Category: Tests, Handler: "pytest", Accept: func(a []string) bool { return noFlag(pytestLooping...)(a) }},
+	{ID: "vitest", Program: "vitest", Category: Tests, Handler: "vitest", Accept: func(a []string) bool { return all(noSub("watch", "dev", "bench"), noFlag("-w", "--watch", "--ui"))(a) }},
+	{ID: "jest", Program: "jest", Category: Tests, Handler: "jest", Accept: func(a []string) bool { return noFlag("--watch", "--watchAll")(a) }},
+	{ID: "playwright.test", Program: "playwright", Sub: []string{"test"}, Category: Tests, Handler: "playwright", Accept: func(a []string) bool { return noFlag("--ui", "--debug")(a) }},
 
-		{ID: "rspec", Program: "rspec", Category: Tests, Handler: "rspec"},
-		{ID: "rake.test", Program: "rake", Sub: subs("test"), Category: Tests, Handler: "rake-test"},
-		{ID: "rake.test", Program: "rails", Sub: subs("test"), Category: Tests, Handler: "rake-test"},
-		{ID: "phpunit", Program: "phpunit", Category: Tests, Handler: "phpunit"},
-		{ID: "phpunit", Program: "pest", Category: Tests, Handler: "phpunit", Accept: noFlag("--watch")},
-		{ID: "phpunit", Program: "paratest", Category: Tests, Handler: "phpunit"},
-		{ID: "ctest", Program: "ctest", Category: Tests, Handler: "ctest", Accept: noFlag("--repeat-until-fail")},
-		{ID: "dotnet.test", Program: "dotnet", Sub: subs("test"), Category: Tests, Handler: "dotnet-test"},
-		{ID: "swift", Program: "swift", Sub: subs("test", "build"), Category: Tests, Handler: "swift"},
-		{ID: "deno.test", Program: "deno", Sub: subs("test"), Category: Tests, Handler: "deno", Accept: noFlag("--watch")},
+	{ID: "rspec", Program: "rspec", Category: Tests, Handler: "rspec"},
+	{ID: "rake.test", Program: "rake", Sub: []string{"test"}, Category: Tests, Handler: "rake-test"},
+	{ID: "rake.test", Program: "rails", Sub: []string{"test"}, Category: Tests, Handler: "rake-test"},
+	{ID: "phpunit", Program: "phpunit", Category: Tests, Handler: "phpunit"},
+	{ID: "phpunit", Program: "pest", Category: Tests, Handler: "phpunit", Accept: func(a []string) bool { return noFlag("--watch")(a) }},
+	{ID: "phpunit", Program: "paratest", Category: Tests, Handler: "phpunit"},
+	{ID: "ctest", Program: "ctest", Category: Tests, Handler: "ctest", Accept: func(a []string) bool { return noFlag("--repeat-until-fail")(a) }},
+	{ID: "dotnet.test", Program: "dotnet", Sub: []string{"test"}, Category: Tests, Handler: "dotnet-test"},
+	{ID: "swift", Program: "swift", Sub: []string{"test", "build"}, Category: Tests, Handler: "swift"},
+	{ID: "deno.test", Program: "deno", Sub: []string{"test"}, Category: Tests, Handler: "deno", Accept: func(a []string) bool { return noFlag("--watch")(a) }},
 
-		// ── build ──────────────────────────────────────────────────────────────
-		{ID: "go.build", Program: "go", Sub: subs("build", "vet"), Category: Build, Handler: "go-build"},
-		{ID: "cargo.build", Program: "cargo", Sub: subs("build", "check", "clippy"), Category: Build, Handler: "cargo-build"},
-		{ID: "npm.run", Program: "npm", Sub: subs("run", "run-script", "test", "t", "install", "i", "ci", "exec", "x"), Category: Build, Handler: "npm", Accept: notLongRunning},
-		{ID: "pnpm.run", Program: "pnpm", Sub: subs("run", "test", "install", "i", "exec"), Category: Build, Handler: "npm", Accept: notLongRunning},
-		{ID: "yarn.run", Program: "yarn", Sub: subs("run", "test", "install", "exec"), Category: Build, Handler: "npm", Accept: notLongRunning},
-		{ID: "bun.run", Program: "bun", Sub: subs("run", "test", "install", "i"), Category: Build, Handler: "npm", Accept: notLongRunning},
-		{ID: "make", Program: "make", Category: Build, Handler: "make", Accept: all(noFlag("-p", "--print-data-base", "-n", "--dry-run", "--just-print"), noOperand(longRunningTargets...))},
-		{ID: "dotnet.build", Program: "dotnet", Sub: subs("build"), Category: Build, Handler: "dotnet"},
-		{ID: "tsc", Program: "tsc", Category: Build, Handler: "tsc", Accept: noFlag("-w", "--watch", "--init", "--showConfig")},
-		{ID: "next.build", Program: "next", Sub: subs("build"), Category: Build, Handler: "next"},
-		{ID: "mvn", Program: "mvn", Category: Build, Handler: "mvn", Accept: all(hasOperand, noOperand(mavenServers...))},
-		{ID: "mvn", Program: "mvnw", Category: Build, Handler: "mvn", Accept: all(hasOperand, noOperand(mavenServers...))},
-		{ID: "mvn", Program: "mvnd", Category: Build, Handler: "mvn", Accept: all(hasOperand, noOperand(mavenServers...))},
-		{ID: "gradle", Program: "gradle", Category: Build, Handler: "gradle", Accept: all(hasOperand, noFlag("-t", "--continuous"), noOperand("bootRun", "run", "appRun"))},
-		{ID: "gradle", Program: "gradlew", Category: Build, Handler: "gradle", Accept: all(hasOperand, noFlag("-t", "--continuous"), noOperand("bootRun", "run", "appRun"))},
-		{ID: "sbt", Program: "sbt", Category: Build, Handler: "sbt", Accept: all(hasOperand, noOperand("run", "console", "shell", "~compile", "~test", "reStart"), noTilde)},
-		{ID: "cc", Program: "gcc", Category: Build, Handler: "gcc", Accept: ccAccept},
-		{ID: "cc", Program: "g++", Category: Build, Handler: "gcc", Accept: ccAccept},
-		{ID: "cc", Program: "cc", Category: Build, Handler: "gcc", Accept: ccAccept},
-		{ID: "cc", Program: "c++", Category: Build, Handler: "gcc", Accept: ccAccept},
-		{ID: "cc", Program: "clang", Category: Build, Handler: "gcc", Accept: ccAccept},
-		{ID: "cc", Program: "clang++", Category: Build, Handler: "gcc", Accept: ccAccept},
-		{ID: "cc", Program: "rustc", Category: Build, Handler: "gcc", Accept: all(hasOperand, noFlag("-", "--print"))},
-		{ID: "cmake", Program: "cmake", Category: Build, Handler: "cmake", Accept: all(hasOperand, noFlag("-E", "--system-information"))},
-		{ID: "xcodebuild", Program: "xcodebuild", Category: Build, Handler: "swift"},
-		{ID: "just", Program: "just", Category: Build, Handler: "just", Accept: noLongTarget},
-		{ID: "just", Program: "task", Category: Build, Handler: "just", Accept: all(noLongTarget, noFlag("-w", "--watch"))},
-		{ID: "just", Program: "mise", Sub: subs("run", "r"), Category: Build, Handler: "just", Accept: after(1, noLongTarget)},
-		{ID: "nx", Program: "nx", Category: Build, Handler: "nx", Accept: all(hasOperand, runTask(noLongTarget), noFlag("--watch"))},
-		{ID: "nx", Program: "turbo", Category: Build, Handler: "nx", Accept: all(hasOperand, runTask(noLongTarget), noFlag("--watch"))},
-		{ID: "prisma", Program: "prisma", Sub: subs("generate", "migrate", "db", "validate", "format", "version"), Category: Build, Handler: "prisma", Accept: noFlag("--watch")},
-		{ID: "mix", Program: "mix", Sub: subs("compile", "format", "test"), Category: Build, Handler: "mix", Accept: noFlag("--stale", "--listen-on-stdin")},
-		{ID: "mix", Program: "pio", Sub: subs("run"), Category: Build, Handler: "mix", Accept: noOperand("monitor")},
-		{ID: "mix", Program: "trunk", Sub: subs("build"), Category: Build, Handler: "mix", Accept: noFlag("--watch")},
-		{ID: "mix", Program: "quarto", Sub: subs("render"), Category: Build, Handler: "mix"},
-		{ID: "mix", Program: "shopify", Sub: subs("theme push", "theme pull"), Category: Build, Handler: "mix"},
-		{ID: "php", Program: "php", Sub: subs("-l"), Category: Build, Handler: "php"},
-		{ID: "php", Program: "php", Sub: subs("artisan"), Category: Build, Handler: "php", Accept: noOperand("serve", "tinker", "queue:work", "queue:listen", "schedule:work", "horizon", "octane:start", "reverb:start", "pail", "dev")},
+	// ── build ──────────────────────────────────────────────────────────────
+	{ID: "go.build", Program: "go", Sub: []string{"build", "vet"}, Category: Build, Handler: "go-build"},
+	{ID: "cargo.build", Program: "cargo", Sub: []string{"build", "check", "clippy"}, Category: Build, Handler: "cargo-build"},
+	{ID: "npm.run", Program: "npm", Sub: []string{"run", "run-script", "test", "t", "install", "i", "ci", "exec", "x"}, Category: Build, Handler: "npm", Accept: notLongRunning},
+	{ID: "pnpm.run", Program: "pnpm", Sub: []string{"run", "test", "install", "i", "exec"}, Category: Build, Handler: "npm", Accept: notLongRunning},
+	{ID: "yarn.run", Program: "yarn", Sub: []string{"run", "test", "install", "exec"}, Category: Build, Handler: "npm", Accept: notLongRunning},
+	{ID: "bun.run", Program: "bun", Sub: []string{"run", "test", "install", "i"}, Category: Build, Handler: "npm", Accept: notLongRunning},
+	{ID: "make", Program: "make", Category: Build, Handler: "make", Accept: func(a []string) bool {
+		return all(noFlag("-p", "--print-data-base", "-n", "--dry-run", "--just-print"), noOperand(longRunningTargets...))(a)
+	}},
+	{ID: "dotnet.build", Program: "dotnet", Sub: []string{"build"}, Category: Build, Handler: "dotnet"},
+	{ID: "tsc", Program: "tsc", Category: Build, Handler: "tsc", Accept: func(a []string) bool { return noFlag("-w", "--watch", "--init", "--showConfig")(a) }},
+	{ID: "next.build", Program: "next", Sub: []string{"build"}, Category: Build, Handler: "next"},
+	{ID: "mvn", Program: "mvn", Category: Build, Handler: "mvn", Accept: func(a []string) bool { return all(hasOperand, noOperand(mavenServers...))(a) }},
+	{ID: "mvn", Program: "mvnw", Category: Build, Handler: "mvn", Accept: func(a []string) bool { return all(hasOperand, noOperand(mavenServers...))(a) }},
+	{ID: "mvn", Program: "mvnd", Category: Build, Handler: "mvn", Accept: func(a []string) bool { return all(hasOperand, noOperand(mavenServers...))(a) }},
+	{ID: "gradle", Program: "gradle", Category: Build, Handler: "gradle", Accept: func(a []string) bool {
+		return all(hasOperand, noFlag("-t", "--continuous"), noOperand("bootRun", "run", "appRun"))(a)
+	}},
+	{ID: "gradle", Program: "gradlew", Category: Build, Handler: "gradle", Accept: func(a []string) bool {
+		return all(hasOperand, noFlag("-t", "--continuous"), noOperand("bootRun", "run", "appRun"))(a)
+	}},
+	{ID: "sbt", Program: "sbt", Category: Build, Handler: "sbt", Accept: func(a []string) bool {
+		return all(hasOperand, noOperand("run", "console", "shell", "~compile", "~test", "reStart"), noTilde)(a)
+	}},
+	{ID: "cc", Program: "gcc", Category: Build, Handler: "gcc", Accept: ccAccept},
+	{ID: "cc", Program: "g++", Category: Build, Handler: "gcc", Accept: ccAccept},
+	{ID: "cc", Program: "cc", Category: Build, Handler: "gcc", Accept: ccAccept},
+	{ID: "cc", Program: "c++", Category: Build, Handler: "gcc", Accept: ccAccept},
+	{ID: "cc", Program: "clang", Category: Build, Handler: "gcc", Accept: ccAccept},
+	{ID: "cc", Program: "clang++", Category: Build, Handler: "gcc", Accept: ccAccept},
+	{ID: "cc", Program: "rustc", Category: Build, Handler: "gcc", Accept: func(a []string) bool { return all(hasOperand, noFlag("-", "--print"))(a) }},
+	{ID: "cmake", Program: "cmake", Category: Build, Handler: "cmake", Accept: func(a []string) bool { return all(hasOperand, noFlag("-E", "--system-information"))(a) }},
+	{ID: "xcodebuild", Program: "xcodebuild", Category: Build, Handler: "swift"},
+	{ID: "just", Program: "just", Category: Build, Handler: "just", Accept: noLongTarget},
+	{ID: "just", Program: "task", Category: Build, Handler: "just", Accept: func(a []string) bool { return all(noLongTarget, noFlag("-w", "--watch"))(a) }},
+	{ID: "just", Program: "mise", Sub: []string{"run", "r"}, Category: Build, Handler: "just", Accept: func(a []string) bool { return after(1, noLongTarget)(a) }},
+	{ID: "nx", Program: "nx", Category: Build, Handler: "nx", Accept: func(a []string) bool { return all(hasOperand, runTask(noLongTarget), noFlag("--watch"))(a) }},
+	{ID: "nx", Program: "turbo", Category: Build, Handler: "nx", Accept: func(a []string) bool { return all(hasOperand, runTask(noLongTarget), noFlag("--watch"))(a) }},
+	{ID: "prisma", Program: "prisma", Sub: []string{"generate", "migrate", "db", "validate", "format", "version"}, Category: Build, Handler: "prisma", Accept: func(a []string) bool { return noFlag("--watch")(a) }},
+	{ID: "mix", Program: "mix", Sub: []string{"compile", "format", "test"}, Category: Build, Handler: "mix", Accept: func(a []string) bool { return noFlag("--stale", "--listen-on-stdin")(a) }},
+	{ID: "mix", Program: "pio", Sub: []string{"run"}, Category: Build, Handler: "mix", Accept: func(a []string) bool { return noOperand("monitor")(a) }},
+	{ID: "mix", Program: "trunk", Sub: []string{"build"}, Category: Build, Handler: "mix", Accept: func(a []string) bool { return noFlag("--watch")(a) }},
+	{ID: "mix", Program: "quarto", Sub: []string{"render"}, Category: Build, Handler: "mix"},
+	{ID: "mix", Program: "shopify", Sub: []string{"theme push", "theme pull"}, Category: Build, Handler: "mix"},
+	{ID: "php", Program: "php", Sub: []string{"-l"}, Category: Build, Handler: "php"},
+	{ID: "php", Program: "php", Sub: []string{"artisan"}, Category: Build, Handler: "php", Accept: func(a []string) bool {
+		return noOperand("serve", "tinker", "queue:work", "queue:listen", "schedule:work", "horizon", "octane:start", "reverb:start", "pail", "dev")(a)
+	}},
 
-		// ── version control ────────────────────────────────────────────────────
-		{ID: "git.status", Program: "git", Sub: subs("status"), Category: VCS, Pipe: PipeProducer, Handler: "git-status", ReadOnly: gitRO(onlyFlags(statusFlags()))},
-		{ID: "git.log", Program: "git", Sub: subs("log"), Category: VCS, Pipe: PipeProducer, Handler: "git-log", ReadOnly: gitRO(onlyFlags(historyFlags()))},
-		{ID: "git.diff", Program: "git", Sub: subs("diff", "show"), Category: VCS, Pipe: PipeProducer, Handler: "git-diff", ReadOnly: gitRO(onlyFlags(historyFlags()))},
-		{ID: "git.branch", Program: "git", Sub: subs("branch"), Category: VCS, Pipe: PipeProducer, Handler: "git-branch", ReadOnly: gitRO(branchListing)},
-		{ID: "git.stash", Program: "git", Sub: subs("stash"), Category: VCS, Handler: "git-stash", ReadOnly: gitRO(stashListing)},
-		{ID: "git.change", Program: "git", Sub: subs("add", "commit", "push", "pull", "fetch", "checkout", "switch", "worktree"), Category: VCS, Handler: "git-change", Accept: noFlag("-p", "--patch", "-i", "--interactive")},
-		{ID: "yadm.status", Program: "yadm", Sub: subs("status"), Category: VCS, Handler: "git-status"},
-		{ID: "yadm.log", Program: "yadm", Sub: subs("log"), Category: VCS, Handler: "git-log"},
-		{ID: "yadm.diff", Program: "yadm", Sub: subs("diff", "show"), Category: VCS, Handler: "git-diff"},
-		{ID: "yadm.change", Program: "yadm", Sub: subs("add", "commit", "push", "pull", "fetch"), Category: VCS, Handler: "git-change"},
-		{ID: "gh.json", Program: "gh", Sub: subs("pr", "issue", "run", "repo", "release", "workflow", "search", "api"), Category: VCS, Handler: "json", Accept: all(anyFlag("--json"), noFlag("--jq", "-q", "--template", "-t", "--web", "-w"), noOperand("watch", "create", "edit", "merge", "close", "delete"))},
-		{ID: "gh.api", Program: "gh", Sub: subs("api"), Category: VCS, Handler: "json", Accept: noFlag("--jq", "-q", "--template", "-t", "--paginate", "-i", "--include", "--silent")},
-		{ID: "gh", Program: "gh", Sub: subs("pr", "issue", "run", "repo", "release", "workflow", "search", "status"), Category: VCS, Handler: "gh", Accept: all(noFlag("--jq", "-q", "--template", "-t", "--web", "-w", "--watch"), noOperand("watch", "create", "edit", "merge", "close", "delete", "checkout", "clone", "fork"))},
-		{ID: "glab", Program: "glab", Sub: subs("mr", "issue", "ci", "pipeline", "release"), Category: VCS, Handler: "glab", Accept: all(noFlag("--web", "-w", "--live"), noOperand("view", "create", "trace", "merge", "close", "delete", "checkout"))},
-		{ID: "gt", Program: "gt", Sub: subs("log", "ls", "status", "submit", "sync", "restack"), Category: VCS, Handler: "gt", Accept: noFlag("-i", "--interactive")},
-		{ID: "jj", Program: "jj", Sub: subs("status", "st", "log", "diff", "show", "git", "new", "describe", "squash", "rebase"), Category: VCS, Handler: "jj", Accept: noFlag("-i", "--interactive", "--tool", "--edit")},
+	// ── version control ────────────────────────────────────────────────────
+	{ID: "git.status", Program: "git", Sub: []string{"status"}, Category: VCS, Pipe: PipeProducer, Handler: "git-status", ReadOnly: func(a []string) bool { return gitRO(onlyFlags(statusFlags()))(a) }},
+	{ID: "git.log", Program: "git", Sub: []string{"log"}, Category: VCS, Pipe: PipeProducer, Handler: "git-log", ReadOnly: func(a []string) bool { return gitRO(onlyFlags(historyFlags()))(a) }},
+	{ID: "git.diff", Program: "git", Sub: []string{"diff", "show"}, Category: VCS, Pipe: PipeProducer, Handler: "git-diff", ReadOnly: func(a []string) bool { return gitRO(onlyFlags(historyFlags()))(a) }},
+	{ID: "git.branch", Program: "git", Sub: []string{"branch"}, Category: VCS, Pipe: PipeProducer, Handler: "git-branch", ReadOnly: func(a []string) bool { return gitRO(branchListing)(a) }},
+	{ID: "git.stash", Program: "git", Sub: []string{"stash"}, Category: VCS, Handler: "git-stash", ReadOnly: func(a []string) bool { return gitRO(stashListing)(a) }},
+	{ID: "git.change", Program: "git", Sub: []string{"add", "commit", "push", "pull", "fetch", "checkout", "switch", "worktree"}, Category: VCS, Handler: "git-change", Accept: func(a []string) bool { return noFlag("-p", "--patch", "-i", "--interactive")(a) }},
+	{ID: "yadm.status", Program: "yadm", Sub: []string{"status"}, Category: VCS, Handler: "git-status"},
+	{ID: "yadm.log", Program: "yadm", Sub: []string{"log"}, Category: VCS, Handler: "git-log"},
+	{ID: "yadm.diff", Program: "yadm", Sub: []string{"diff", "show"}, Category: VCS, Handler: "git-diff"},
+	{ID: "yadm.change", Program: "yadm", Sub: []string{"add", "commit", "push", "pull", "fetch"}, Category: VCS, Handler: "git-change"},
+	{ID: "gh.json", Program: "gh", Sub: []string{"pr", "issue", "run", "repo", "release", "workflow", "search", "api"}, Category: VCS, Handler: "json", Accept: func(a []string) bool {
+		return all(anyFlag("--json"), noFlag("--jq", "-q", "--template", "-t", "--web", "-w"), noOperand("watch", "create", "edit", "merge", "close", "delete"))(a)
+	}},
+	{ID: "gh.api", Program: "gh", Sub: []string{"api"}, Category: VCS, Handler: "json", Accept: func(a []string) bool {
+		return noFlag("--jq", "-q", "--template", "-t", "--paginate", "-i", "--include", "--silent")(a)
+	}},
+	{ID: "gh", Program: "gh", Sub: []string{"pr", "issue", "run", "repo", "release", "workflow", "search", "status"}, Category: VCS, Handler: "gh", Accept: func(a []string) bool {
+		return all(noFlag("--jq", "-q", "--template", "-t", "--web", "-w", "--watch"), noOperand("watch", "create", "edit", "merge", "close", "delete", "checkout", "clone", "fork"))(a)
+	}},
+	{ID: "glab", Program: "glab", Sub: []string{"mr", "issue", "ci", "pipeline", "release"}, Category: VCS, Handler: "glab", Accept: func(a []string) bool {
+		return all(noFlag("--web", "-w", "--live"), noOperand("view", "create", "trace", "merge", "close", "delete", "checkout"))(a)
+	}},
+	{ID: "gt", Program: "gt", Sub: []string{"log", "ls", "status", "submit", "sync", "restack"}, Category: VCS, Handler: "gt", Accept: func(a []string) bool { return noFlag("-i", "--interactive")(a) }},
+	{ID: "jj", Program: "jj", Sub: []string{"status", "st", "log", "diff", "show", "git", "new", "describe", "squash", "rebase"}, Category: VCS, Handler: "jj", Accept: func(a []string) bool { return noFlag("-i", "--interactive", "--tool", "--edit")(a) }},
 
-		// ── linters and type checkers ──────────────────────────────────────────
-		{ID: "eslint", Program: "eslint", Category: Lint, Pipe: PipeProducer, Handler: "eslint", Accept: noFlag("--init", "--fix-dry-run")},
-		{ID: "biome", Program: "biome", Sub: subs("check", "lint", "ci", "format"), Category: Lint, Pipe: PipeProducer, Handler: "biome"},
-		{ID: "ruff", Program: "ruff", Sub: subs("check", "format"), Category: Lint, Pipe: PipeProducer, Handler: "ruff", Accept: noFlag("-w", "--watch")},
-		{ID: "golangci-lint", Program: "golangci-lint", Sub: subs("run"), Category: Lint, Pipe: PipeProducer, Handler: "golangci-lint"},
-		{ID: "mypy", Program: "mypy", Category: Lint, Pipe: PipeProducer, Handler: "mypy"},
-		{ID: "shellcheck", Program: "shellcheck", Category: Lint, Pipe: PipeProducer, Handler: "shellcheck"},
-		{ID: "yamllint", Program: "yamllint", Category: Lint, Pipe: PipeProducer, Handler: "yamllint"},
-		{ID: "hadolint", Program: "hadolint", Category: Lint, Pipe: PipeProducer, Handler: "hadolint"},
-		{ID: "markdownlint", Program: "markdownlint", Category: Lint, Pipe: PipeProducer, Handler: "markdownlint"},
-		{ID: "markdownlint", Program: "markdownlint-cli2", Category: Lint, Pipe: PipeProducer, Handler: "markdownlint"},
-		{ID: "rubocop", Program: "rubocop", Category: Lint, Pipe: PipeProducer, Handler: "rubocop", Accept: noFlag("-a", "-A", "--autocorrect", "--autocorrect-all", "--auto-gen-config")},
-		{ID: "pre-commit", Program: "pre-commit", Sub: subs("run"), Category: Lint, Handler: "pre-commit"},
-		{ID: "sqlfluff", Program: "sqlfluff", Sub: subs("lint"), Category: Lint, Pipe: PipeProducer, Handler: "sqlfluff"},
-		{ID: "oxlint", Program: "oxlint", Category: Lint, Pipe: PipeProducer, Handler: "oxlint", Accept: noFlag("--fix", "--format", "-f")},
-		{ID: "basedpyright", Program: "basedpyright", Category: Lint, Pipe: PipeProducer, Handler: "basedpyright", Accept: noFlag("-w", "--watch", "--outputjson")},
-		{ID: "basedpyright", Program: "pyright", Category: Lint, Pipe: PipeProducer, Handler: "basedpyright", Accept: noFlag("-w", "--watch", "--outputjson")},
-		{ID: "basedpyright", Program: "ty", Sub: subs("check"), Category: Lint, Pipe: PipeProducer, Handler: "basedpyright", Accept: noFlag("-W", "--watch", "--output-format")},
-		{ID: "phpstan", Program: "phpstan", Sub: subs("analyse", "analyze"), Category: Lint, Pipe: PipeProducer, Handler: "phpstan", Accept: noFlag("--error-format")},
-		{ID: "phpstan", Program: "ecs", Category: Lint, Pipe: PipeProducer, Handler: "phpstan", Accept: noFlag("--output-format")},
-		{ID: "phpstan", Program: "pint", Category: Lint, Pipe: PipeProducer, Handler: "phpstan", Accept: noFlag("--format")},
-		{ID: "prettier.check", Program: "prettier", Category: Lint, Pipe: PipeProducer, Handler: "prettier", Usage: "prettier --check", Accept: all(anyFlag("--check", "-c", "--list-different", "-l"), noFlag("--write", "-w"))},
+	// ── linters and type checkers ──────────────────────────────────────────
+	{ID: "eslint", Program: "eslint", Category: Lint, Pipe: PipeProducer, Handler: "eslint", Accept: func(a []string) bool { return noFlag("--init", "--fix-dry-run")(a) }},
+	{ID: "biome", Program: "biome", Sub: []string{"check", "lint", "ci", "format"}, Category: Lint, Pipe: PipeProducer, Handler: "biome"},
+	{ID: "ruff", Program: "ruff", Sub: []string{"check", "format"}, Category: Lint, Pipe: PipeProducer, Handler: "ruff", Accept: func(a []string) bool { return noFlag("-w", "--watch")(a) }},
+	{ID: "golangci-lint", Program: "golangci-lint", Sub: []string{"run"}, Category: Lint, Pipe: PipeProducer, Handler: "golangci-lint"},
+	{ID: "mypy", Program: "mypy", Category: Lint, Pipe: PipeProducer, Handler: "mypy"},
+	{ID: "shellcheck", Program: "shellcheck", Category: Lint, Pipe: PipeProducer, Handler: "shellcheck"},
+	{ID: "yamllint", Program: "yamllint", Category: Lint, Pipe: PipeProducer, Handler: "yamllint"},
+	{ID: "hadolint", Program: "hadolint", Category: Lint, Pipe: PipeProducer, Handler: "hadolint"},
+	{ID: "markdownlint", Program: "markdownlint", Category: Lint, Pipe: PipeProducer, Handler: "markdownlint"},
+	{ID: "markdownlint", Program: "markdownlint-cli2", Category: Lint, Pipe: PipeProducer, Handler: "markdownlint"},
+	{ID: "rubocop", Program: "rubocop", Category: Lint, Pipe: PipeProducer, Handler: "rubocop", Accept: func(a []string) bool {
+		return noFlag("-a", "-A", "--autocorrect", "--autocorrect-all", "--auto-gen-config")(a)
+	}},
+	{ID: "pre-commit", Program: "pre-commit", Sub: []string{"run"}, Category: Lint, Handler: "pre-commit"},
+	{ID: "sqlfluff", Program: "sqlfluff", Sub: []string{"lint"}, Category: Lint, Pipe: PipeProducer, Handler: "sqlfluff"},
+	{ID: "oxlint", Program: "oxlint", Category: Lint, Pipe: PipeProducer, Handler: "oxlint", Accept: func(a []string) bool { return noFlag("--fix", "--format", "-f")(a) }},
+	{ID: "basedpyright", Program: "basedpyright", Category: Lint, Pipe: PipeProducer, Handler: "basedpyright", Accept: func(a []string) bool { return noFlag("-w", "--watch", "--outputjson")(a) }},
+	{ID: "basedpyright", Program: "pyright", Category: Lint, Pipe: PipeProducer, Handler: "basedpyright", Accept: func(a []string) bool { return noFlag("-w", "--watch", "--outputjson")(a) }},
+	{ID: "basedpyright", Program: "ty", Sub: []string{"check"}, Category: Lint, Pipe: PipeProducer, Handler: "basedpyright", Accept: func(a []string) bool { return noFlag("-W", "--watch", "--output-format")(a) }},
+	{ID: "phpstan", Program: "phpstan", Sub: []string{"analyse", "analyze"}, Category: Lint, Pipe: PipeProducer, Handler: "phpstan", Accept: func(a []string) bool { return noFlag("--error-format")(a) }},
+	{ID: "phpstan", Program: "ecs", Category: Lint, Pipe: PipeProducer, Handler: "phpstan", Accept: func(a []string) bool { return noFlag("--output-format")(a) }},
+	{ID: "phpstan", Program: "pint", Category: Lint, Pipe: PipeProducer, Handler: "phpstan", Accept: func(a []string) bool { return noFlag("--format")(a) }},
+	{ID: "prettier.check", Program: "prettier", Category: Lint, Pipe: PipeProducer, Handler: "prettier", Usage: "prettier --check", Accept: func(a []string) bool {
+		return all(anyFlag("--check", "-c", "--list-different", "-l"), noFlag("--write", "-w"))(a)
+	}},
 
-		// ── package managers ───────────────────────────────────────────────────
-		{ID: "pip", Program: "pip", Sub: subs("list", "install", "show"), Category: Packages, Pipe: PipeProducer, Handler: "pip"},
-		{ID: "pip", Program: "pip3", Sub: subs("list", "install", "show"), Category: Packages, Pipe: PipeProducer, Handler: "pip"},
-		{ID: "uv.pip", Program: "uv", Sub: subs("pip list", "pip install", "pip show"), Category: Packages, Pipe: PipeProducer, Handler: "pip"},
-		{ID: "cargo.install", Program: "cargo", Sub: subs("install"), Category: Packages, Handler: "cargo-build"},
-		{ID: "pnpm.list", Program: "pnpm", Sub: subs("list", "ls"), Category: Packages, Pipe: PipeProducer, Handler: "npm-list"},
-		{ID: "npm.list", Program: "npm", Sub: subs("list", "ls"), Category: Packages, Pipe: PipeProducer, Handler: "npm-list"},
-		{ID: "deno", Program: "deno", Sub: subs("lint", "check", "task", "install", "compile"), Category: Packages, Handler: "deno", Accept: all(noFlag("--watch"), noLongTarget)},
-		{ID: "uv", Program: "uv", Sub: subs("sync", "add", "remove", "lock", "venv", "tool install"), Category: Packages, Handler: "uv"},
-		{ID: "poetry", Program: "poetry", Sub: subs("install", "lock", "update", "add", "remove", "sync"), Category: Packages, Handler: "poetry"},
-		{ID: "bundle", Program: "bundle", Sub: subs("install", "update"), Category: Packages, Handler: "bundle"},
-		{ID: "bundle", Program: "composer", Sub: subs("install", "update", "require"), Category: Packages, Handler: "bundle", Accept: noFlag("--format")},
-		{ID: "bundle", Program: "brew", Sub: subs("install", "upgrade"), Category: Packages, Handler: "bundle"},
+	// ── package managers ───────────────────────────────────────────────────
+	{ID: "pip", Program: "pip", Sub: []string{"list", "install", "show"}, Category: Packages, Pipe: PipeProducer, Handler: "pip"},
+	{ID: "pip", Program: "pip3", Sub: []string{"list", "install", "show"}, Category: Packages, Pipe: PipeProducer, Handler: "pip"},
+	{ID: "uv.pip", Program: "uv", Sub: []string{"pip list", "pip install", "pip show"}, Category: Packages, Pipe: PipeProducer, Handler: "pip"},
+	{ID: "cargo.install", Program: "cargo", Sub: []string{"install"}, Category: Packages, Handler: "cargo-build"},
+	{ID: "pnpm.list", Program: "pnpm", Sub: []string{"list", "ls"}, Category: Packages, Pipe: PipeProducer, Handler: "npm-list"},
+	{ID: "npm.list", Program: "npm", Sub: []string{"list", "ls"}, Category: Packages, Pipe: PipeProducer, Handler: "npm-list"},
+	{ID: "deno", Program: "deno", Sub: []string{"lint", "check", "task", "install", "compile"}, Category: Packages, Handler: "deno", Accept: func(a []string) bool { return all(noFlag("--watch"), noLongTarget)(a) }},
+	{ID: "uv", Program: "uv", Sub: []string{"sync", "add", "remove", "lock", "venv", "tool install"}, Category: Packages, Handler: "uv"},
+	{ID: "poetry", Program: "poetry", Sub: []string{"install", "lock", "update", "add", "remove", "sync"}, Category: Packages, Handler: "poetry"},
+	{ID: "bundle", Program: "bundle", Sub: []string{"install", "update"}, Category: Packages, Handler: "bundle"},
+	{ID: "bundle", Program: "composer", Sub: []string{"install", "update", "require"}, Category: Packages, Handler: "bundle", Accept: func(a []string) bool { return noFlag("--format")(a) }},
+	{ID: "bundle", Program: "brew", Sub: []string{"install", "upgrade"}, Category: Packages, Handler: "bundle"},
 
-		// ── files ──────────────────────────────────────────────────────────────
-		{ID: "ls", Program: "ls", Category: Files, Pipe: PipeProducer, Handler: "ls", ReadOnly: yes},
-		{ID: "find", Program: "find", Category: Files, Pipe: PipeProducer, Handler: "find", Accept: noFlag("-print0", "-printf", "-fprintf", "-ls", "-fls", "-exec", "-execdir", "-ok", "-okdir"), ReadOnly: noFlag("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls")},
-		{ID: "grep", Program: "grep", Category: Files, Pipe: PipeFinal, Handler: "grep", Accept: noFlag("-Z", "--null", "-z", "--null-data"), ReadOnly: yes},
-		{ID: "rg", Program: "rg", Category: Files, Pipe: PipeFinal, Handler: "grep", Accept: noFlag("-0", "--null", "--json"), ReadOnly: noFlag("--pre", "--files", "-z", "--search-zip")},
-		{ID: "cat", Program: "cat", Category: Files, Handler: "read", Accept: catPlain, ReadOnly: yes},
-		{ID: "head", Program: "head", Category: Files, Handler: "read", Accept: hasOperand, ReadOnly: yes},
-		{ID: "tail", Program: "tail", Category: Files, Handler: "read", Accept: all(hasOperand, noFlag("-f", "-F", "--follow", "--retry", "--pid")), ReadOnly: yes},
-		{ID: "tree", Program: "tree", Category: Files, Pipe: PipeProducer, Handler: "tree", Accept: noFlag("-o", "-J", "-X", "-H"), ReadOnly: noFlag("-o", "-R")},
-		{ID: "wc", Program: "wc", Category: Files, Handler: "wc", Accept: hasOperand, ReadOnly: yes},
-		{ID: "diff", Program: "diff", Category: Files, Pipe: PipeProducer, Handler: "diff", ReadOnly: yes},
-		{ID: "du", Program: "du", Category: Files, Handler: "du", Accept: noFlag("-0", "--null", "--files0-from"), ReadOnly: yes},
-		{ID: "df", Program: "df", Category: Files, Handler: "df", ReadOnly: yes},
-		{ID: "stat", Program: "stat", Category: Files, Handler: "stat", Accept: all(hasOperand, noFlag("-c", "--format", "--printf")), ReadOnly: yes},
-		{ID: "ast-grep", Program: "ast-grep", Sub: subs("run", "scan"), Category: Files, Handler: "ast-grep", Accept: noFlag("--json", "-i", "--interactive", "-U", "--update-all", "--watch")},
+	// ── files ──────────────────────────────────────────────────────────────
+	{ID: "ls", Program: "ls", Category: Files, Pipe: PipeProducer, Handler: "ls", ReadOnly: yes},
+	{ID: "find", Program: "find", Category: Files, Pipe: PipeProducer, Handler: "find", Accept: func(a []string) bool {
+		return noFlag("-print0", "-printf", "-fprintf", "-ls", "-fls", "-exec", "-execdir", "-ok", "-okdir")(a)
+	}, ReadOnly: func(a []string) bool {
+		return noFlag("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls")(a)
+	}},
+	{ID: "grep", Program: "grep", Category: Files, Pipe: PipeFinal, Handler: "grep", Accept: func(a []string) bool { return noFlag("-Z", "--null", "-z", "--null-data")(a) }, ReadOnly: yes},
+	{ID: "rg", Program: "rg", Category: Files, Pipe: PipeFinal, Handler: "grep", Accept: func(a []string) bool { return noFlag("-0", "--null", "--json")(a) }, ReadOnly: func(a []string) bool { return noFlag("--pre", "--files", "-z", "--search-zip")(a) }},
+	{ID: "cat", Program: "cat", Category: Files, Handler: "read", Accept: catPlain, ReadOnly: yes},
+	{ID: "head", Program: "head", Category: Files, Handler: "read", Accept: hasOperand, ReadOnly: yes},
+	{ID: "tail", Program: "tail", Category: Files, Handler: "read", Accept: func(a []string) bool { return all(hasOperand, noFlag("-f", "-F", "--follow", "--retry", "--pid"))(a) }, ReadOnly: yes},
+	{ID: "tree", Program: "tree", Category: Files, Pipe: PipeProducer, Handler: "tree", Accept: func(a []string) bool { return noFlag("-o", "-J", "-X", "-H")(a) }, ReadOnly: func(a []string) bool { return noFlag("-o", "-R")(a) }},
+	{ID: "wc", Program: "wc", Category: Files, Handler: "wc", Accept: hasOperand, ReadOnly: yes},
+	{ID: "diff", Program: "diff", Category: Files, Pipe: PipeProducer, Handler: "diff", ReadOnly: yes},
+	{ID: "du", Program: "du", Category: Files, Handler: "du", Accept: func(a []string) bool { return noFlag("-0", "--null", "--files0-from")(a) }, ReadOnly: yes},
+	{ID: "df", Program: "df", Category: Files, Handler: "df", ReadOnly: yes},
+	{ID: "stat", Program: "stat", Category: Files, Handler: "stat", Accept: func(a []string) bool { return all(hasOperand, noFlag("-c", "--format", "--printf"))(a) }, ReadOnly: yes},
+	{ID: "ast-grep", Program: "ast-grep", Sub: []string{"run", "scan"}, Category: Files, Handler: "ast-grep", Accept: func(a []string) bool {
+		return noFlag("--json", "-i", "--interactive", "-U", "--update-all", "--watch")(a)
+	}},
 
-		// ── infrastructure ─────────────────────────────────────────────────────
-		{ID: "docker.compose", Program: "docker", Sub: subs("compose ps", "compose logs"), Category: Infra, Handler: "docker-compose", Accept: noFlag("-f", "--follow")},
-		{ID: "docker.compose", Program: "docker", Sub: subs("compose up"), Category: Infra, Handler: "docker-compose", Usage: "docker compose up -d", Accept: composeUpEnds()},
-		{ID: "docker.compose", Program: "docker-compose", Sub: subs("ps", "logs"), Category: Infra, Handler: "docker-compose", Accept: noFlag("-f", "--follow")},
-		{ID: "docker.compose", Program: "docker-compose", Sub: subs("up"), Category: Infra, Handler: "docker-compose", Usage: "docker-compose up -d", Accept: composeUpEnds()},
-		{ID: "docker.ps", Program: "docker", Sub: subs("ps", "container ls", "container list"), Category: Infra, Handler: "docker-ps"},
-		{ID: "docker.build", Program: "docker-compose", Sub: subs("build"), Category: Infra, Handler: "docker-build"},
-		{ID: "docker.run", Program: "docker", Sub: subs("run", "container run"), Category: Infra, Handler: "docker-run", Usage: "docker run --rm", Accept: all(noFlag("-i", "-t", "--interactive", "--tty"), anyFlag("--rm", "-d", "--detach"))},
-		{ID: "docker.run", Program: "docker", Sub: subs("exec", "container exec"), Category: Infra, Handler: "docker-run", Accept: noFlag("-i", "-t", "--interactive", "--tty")},
-		{ID: "docker.images", Program: "docker", Sub: subs("images", "image ls", "image list"), Category: Infra, Handler: "docker-images"},
-		{ID: "docker.logs", Program: "docker", Sub: subs("logs"), Category: Infra, Handler: "docker-logs", Accept: noFlag("-f", "--follow")},
-		{ID: "docker.build", Program: "docker", Sub: subs("build", "compose build", "buildx build"), Category: Infra, Handler: "docker-build"},
-		{ID: "kubectl.get", Program: "kubectl", Sub: subs("get"), Category: Infra, Handler: "kubectl-get", Accept: all(noFlag("-w", "--watch", "--watch-only"), kubectlOutput)},
-		{ID: "kubectl.logs", Program: "kubectl", Sub: subs("logs"), Category: Infra, Handler: "kubectl-logs", Accept: noFlag("-f", "--follow")},
-		{ID: "kubectl.describe", Program: "kubectl", Sub: subs("describe"), Category: Infra, Handler: "kubectl-describe"},
-		{ID: "helm", Program: "helm", Sub: subs("list", "ls", "status", "history", "lint"), Category: Infra, Handler: "helm"},
-		{ID: "terraform.plan", Program: "terraform", Sub: subs("plan"), Category: Infra, Handler: "terraform-plan", Accept: noFlag("-out")},
-		{ID: "aws", Program: "aws", Category: Infra, Handler: "aws", Accept: all(hasOperand, noFlag("--debug"))},
-		{ID: "oc.get", Program: "oc", Sub: subs("get"), Category: Infra, Handler: "kubectl-get", Accept: all(noFlag("-w", "--watch", "--watch-only"), kubectlOutput)},
-		{ID: "oc.logs", Program: "oc", Sub: subs("logs"), Category: Infra, Handler: "kubectl-logs", Accept: noFlag("-f", "--follow")},
-		{ID: "oc.describe", Program: "oc", Sub: subs("describe"), Category: Infra, Handler: "kubectl-describe"},
-		{ID: "tofu.plan", Program: "tofu", Sub: subs("plan"), Category: Infra, Handler: "terraform-plan", Accept: noFlag("-out")},
-		{ID: "pulumi", Program: "pulumi", Sub: subs("preview", "up", "destroy", "refresh", "stack"), Category: Infra, Handler: "pulumi", Accept: noFlag("--watch", "-w", "--json", "-j")},
-		{ID: "ansible-playbook", Program: "ansible-playbook", Category: Infra, Handler: "ansible-playbook", Accept: all(hasOperand, noFlag("-k", "-K", "--ask-pass", "--ask-become-pass", "--ask-vault-pass", "-J", "--step"))},
-		{ID: "psql", Program: "psql", Category: Infra, Handler: "psql", Usage: "psql -c", Accept: all(anyFlag("-c", "--command", "-f", "--file", "-l", "--list"), noFlag("-o", "--output", "-H", "--html"))},
-		{ID: "liquibase", Program: "liquibase", Category: Infra, Handler: "liquibase", Accept: hasOperand},
-		{ID: "liquibase", Program: "sops", Category: Infra, Handler: "liquibase", Usage: "sops -d", Accept: all(anyFlag("-d", "--decrypt"), noFlag("--output", "-i", "--in-place"))},
-		{ID: "systemctl", Program: "systemctl", Sub: subs("status"), Category: Infra, Handler: "systemctl"},
-		{ID: "systemctl", Program: "ps", Category: Infra, Handler: "systemctl"},
-		{ID: "systemctl", Program: "iptables", Category: Infra, Handler: "systemctl", Usage: "iptables -L", Accept: anyFlag("-L", "--list", "-S", "--list-rules", "-nL", "-vL", "-nvL", "-vnL")},
-		{ID: "systemctl", Program: "fail2ban-client", Sub: subs("status"), Category: Infra, Handler: "systemctl"},
+	// ── infrastructure ─────────────────────────────────────────────────────
+	{ID: "docker.compose", Program: "docker", Sub: []string{"compose ps", "compose logs"}, Category: Infra, Handler: "docker-compose", Accept: func(a []string) bool { return noFlag("-f", "--follow")(a) }},
+	{ID: "docker.compose", Program: "docker", Sub: []string{"compose up"}, Category: Infra, Handler: "docker-compose", Usage: "docker compose up -d", Accept: func(a []string) bool { return composeUpEnds()(a) }},
+	{ID: "docker.compose", Program: "docker-compose", Sub: []string{"ps", "logs"}, Category: Infra, Handler: "docker-compose", Accept: func(a []string) bool { return noFlag("-f", "--follow")(a) }},
+	{ID: "docker.compose", Program: "docker-compose", Sub: []string{"up"}, Category: Infra, Handler: "docker-compose", Usage: "docker-compose up -d", Accept: func(a []string) bool { return composeUpEnds()(a) }},
+	{ID: "docker.ps", Program: "docker", Sub: []string{"ps", "container ls", "container list"}, Category: Infra, Handler: "docker-ps"},
+	{ID: "docker.build", Program: "docker-compose", Sub: []string{"build"}, Category: Infra, Handler: "docker-build"},
+	{ID: "docker.run", Program: "docker", Sub: []string{"run", "container run"}, Category: Infra, Handler: "docker-run", Usage: "docker run --rm", Accept: func(a []string) bool {
+		return all(noFlag("-i", "-t", "--interactive", "--tty"), anyFlag("--rm", "-d", "--detach"))(a)
+	}},
+	{ID: "docker.run", Program: "docker", Sub: []string{"exec", "container exec"}, Category: Infra, Handler: "docker-run", Accept: func(a []string) bool { return noFlag("-i", "-t", "--interactive", "--tty")(a) }},
+	{ID: "docker.images", Program: "docker", Sub: []string{"images", "image ls", "image list"}, Category: Infra, Handler: "docker-images"},
+	{ID: "docker.logs", Program: "docker", Sub: []string{"logs"}, Category: Infra, Handler: "docker-logs", Accept: func(a []string) bool { return noFlag("-f", "--follow")(a) }},
+	{ID: "docker.build", Program: "docker", Sub: []string{"build", "compose build", "buildx build"}, Category: Infra, Handler: "docker-build"},
+	{ID: "kubectl.get", Program: "kubectl", Sub: []string{"get"}, Category: Infra, Handler: "kubectl-get", Accept: func(a []string) bool { return all(noFlag("-w", "--watch", "--watch-only"), kubectlOutput)(a) }},
+	{ID: "kubectl.logs", Program: "kubectl", Sub: []string{"logs"}, Category: Infra, Handler: "kubectl-logs", Accept: func(a []string) bool { return noFlag("-f", "--follow")(a) }},
+	{ID: "kubectl.describe", Program: "kubectl", Sub: []string{"describe"}, Category: Infra, Handler: "kubectl-describe"},
+	{ID: "helm", Program: "helm", Sub: []string{"list", "ls", "status", "history", "lint"}, Category: Infra, Handler: "helm"},
+	{ID: "terraform.plan", Program: "terraform", Sub: []string{"plan"}, Category: Infra, Handler: "terraform-plan", Accept: func(a []string) bool { return noFlag("-out")(a) }},
+	{ID: "aws", Program: "aws", Category: Infra, Handler: "aws", Accept: func(a []string) bool { return all(hasOperand, noFlag("--debug"))(a) }},
+	{ID: "oc.get", Program: "oc", Sub: []string{"get"}, Category: Infra, Handler: "kubectl-get", Accept: func(a []string) bool { return all(noFlag("-w", "--watch", "--watch-only"), kubectlOutput)(a) }},
+	{ID: "oc.logs", Program: "oc", Sub: []string{"logs"}, Category: Infra, Handler: "kubectl-logs", Accept: func(a []string) bool { return noFlag("-f", "--follow")(a) }},
+	{ID: "oc.describe", Program: "oc", Sub: []string{"describe"}, Category: Infra, Handler: "kubectl-describe"},
+	{ID: "tofu.plan", Program: "tofu", Sub: []string{"plan"}, Category: Infra, Handler: "terraform-plan", Accept: func(a []string) bool { return noFlag("-out")(a) }},
+	{ID: "pulumi", Program: "pulumi", Sub: []string{"preview", "up", "destroy", "refresh", "stack"}, Category: Infra, Handler: "pulumi", Accept: func(a []string) bool { return noFlag("--watch", "-w", "--json", "-j")(a) }},
+	{ID: "ansible-playbook", Program: "ansible-playbook", Category: Infra, Handler: "ansible-playbook", Accept: func(a []string) bool {
+		return all(hasOperand, noFlag("-k", "-K", "--ask-pass", "--ask-become-pass", "--ask-vault-pass", "-J", "--step"))(a)
+	}},
+	{ID: "psql", Program: "psql", Category: Infra, Handler: "psql", Usage: "psql -c", Accept: func(a []string) bool {
+		return all(anyFlag("-c", "--command", "-f", "--file", "-l", "--list"), noFlag("-o", "--output", "-H", "--html"))(a)
+	}},
+	{ID: "liquibase", Program: "liquibase", Category: Infra, Handler: "liquibase", Accept: hasOperand},
+	{ID: "liquibase", Program: "sops", Category: Infra, Handler: "liquibase", Usage: "sops -d", Accept: func(a []string) bool {
+		return all(anyFlag("-d", "--decrypt"), noFlag("--output", "-i", "--in-place"))(a)
+	}},
+	{ID: "systemctl", Program: "systemctl", Sub: []string{"status"}, Category: Infra, Handler: "systemctl"},
+	{ID: "systemctl", Program: "ps", Category: Infra, Handler: "systemctl"},
+	{ID: "systemctl", Program: "iptables", Category: Infra, Handler: "systemctl", Usage: "iptables -L", Accept: func(a []string) bool {
+		return anyFlag("-L", "--list", "-S", "--list-rules", "-nL", "-vL", "-nvL", "-vnL")(a)
+	}},
+	{ID: "systemctl", Program: "fail2ban-client", Sub: []string{"status"}, Category: Infra, Handler: "systemctl"},
 
-		// ── cloud ──────────────────────────────────────────────────────────────
-		{ID: "gcloud.json", Program: "gcloud", Category: Cloud, Handler: "json", Accept: all(hasFormatJSON, noOperand("login", "init", "ssh", "interactive", "tail", "serve"))},
-		{ID: "gcloud", Program: "gcloud", Category: Cloud, Handler: "gcloud", Accept: all(hasOperand, noOperand("login", "init", "ssh", "interactive", "tail", "serve", "stream-logs"), noFlag("--format"))},
-		{ID: "az", Program: "az", Category: Cloud, Handler: "json", Accept: all(hasOperand, noOperand("login", "ssh", "interactive", "tail", "up"), noFlag("--query", "-o", "--output"))},
-		{ID: "az", Program: "az", Category: Cloud, Handler: "az", Accept: all(hasOperand, noOperand("login", "ssh", "interactive", "tail", "up"), anyFlag("-o", "--output"))},
-		{ID: "skopeo.inspect", Program: "skopeo", Sub: subs("inspect"), Category: Cloud, Handler: "json", Accept: noFlag("--format", "-f", "--raw")},
-		{ID: "skopeo", Program: "skopeo", Sub: subs("copy", "sync", "list-tags", "delete"), Category: Cloud, Handler: "skopeo"},
+	// ── cloud ──────────────────────────────────────────────────────────────
+	{ID: "gcloud.json", Program: "gcloud", Category: Cloud, Handler: "json", Accept: func(a []string) bool {
+		return all(hasFormatJSON, noOperand("login", "init", "ssh", "interactive", "tail", "serve"))(a)
+	}},
+	{ID: "gcloud", Program: "gcloud", Category: Cloud, Handler: "gcloud", Accept: func(a []string) bool {
+		return all(hasOperand, noOperand("login", "init", "ssh", "interactive", "tail", "serve", "stream-logs"), noFlag("--format"))(a)
+	}},
+	{ID: "az", Program: "az", Category: Cloud, Handler: "json", Accept: func(a []string) bool {
+		return all(hasOperand, noOperand("login", "ssh", "interactive", "tail", "up"), noFlag("--query", "-o", "--output"))(a)
+	}},
+	{ID: "az", Program: "az", Category: Cloud, Handler: "az", Accept: func(a []string) bool {
+		return all(hasOperand, noOperand("login", "ssh", "interactive", "tail", "up"), anyFlag("-o", "--output"))(a)
+	}},
+	{ID: "skopeo.inspect", Program: "skopeo", Sub: []string{"inspect"}, Category: Cloud, Handler: "json", Accept: func(a []string) bool { return noFlag("--format", "-f", "--raw")(a) }},
+	{ID: "skopeo", Program: "skopeo", Sub: []string{"copy", "sync", "list-tags", "delete"}, Category: Cloud, Handler: "skopeo"},
 
-		// ── other ──────────────────────────────────────────────────────────────
-		{ID: "curl", Program: "curl", Category: Other, Handler: "curl", Accept: all(hasOperand, noFlag("-o", "-O", "--output", "--remote-name", "--remote-name-all", "-N", "--no-buffer", "-w", "--write-out", "-D", "--dump-header", "-v", "--verbose", "--trace", "--trace-ascii"))},
-		{ID: "wget", Program: "wget", Category: Other, Handler: "wget", Accept: all(hasOperand, noFlag("-b", "--background", "-o", "--output-file", "-a", "--append-output"))},
-		{ID: "jq", Program: "jq", Category: Other, Handler: "json", Accept: all(hasOperand, noFlag("-r", "--raw-output", "-j", "--join-output", "-a", "--ascii-output", "--raw-output0", "-s", "--slurp", "--seq", "--stream", "--tab", "--indent", "-C", "--color-output", "-S", "--sort-keys", "-e", "--exit-status"))},
-		{ID: "ping", Program: "ping", Category: Other, Handler: "ping", Usage: "ping -c", Accept: anyFlag("-c", "--count")},
-		{ID: "rsync", Program: "rsync", Category: Other, Handler: "rsync", Accept: all(hasOperand, noFlag("--daemon", "--progress", "-P", "--info"))},
-		{ID: "ollama", Program: "ollama", Sub: subs("pull", "list", "ps", "show"), Category: Other, Handler: "ollama"},
-		{ID: "ollama", Program: "jira", Sub: subs("issue list", "sprint list", "epic list", "board list"), Category: Other, Handler: "ollama", Usage: "jira issue list --plain", Accept: anyFlag("--plain")},
-	}
+	// ── other ──────────────────────────────────────────────────────────────
+	{ID: "curl", Program: "curl", Category: Other, Handler: "curl", Accept: func(a []string) bool {
+		return all(hasOperand, noFlag("-o", "-O", "--output", "--remote-name", "--remote-name-all", "-N", "--no-buffer", "-w", "--write-out", "-D", "--dump-header", "-v", "--verbose", "--trace", "--trace-ascii"))(a)
+	}},
+	{ID: "wget", Program: "wget", Category: Other, Handler: "wget", Accept: func(a []string) bool {
+		return all(hasOperand, noFlag("-b", "--background", "-o", "--output-file", "-a", "--append-output"))(a)
+	}},
+	{ID: "jq", Program: "jq", Category: Other, Handler: "json", Accept: func(a []string) bool {
+		return all(hasOperand, noFlag("-r", "--raw-output", "-j", "--join-output", "-a", "--ascii-output", "--raw-output0", "-s", "--slurp", "--seq", "--stream", "--tab", "--indent", "-C", "--color-output", "-S", "--sort-keys", "-e", "--exit-status"))(a)
+	}},
+	{ID: "ping", Program: "ping", Category: Other, Handler: "ping", Usage: "ping -c", Accept: func(a []string) bool { return anyFlag("-c", "--count")(a) }},
+	{ID: "rsync", Program: "rsync", Category: Other, Handler: "rsync", Accept: func(a []string) bool { return all(hasOperand, noFlag("--daemon", "--progress", "-P", "--info"))(a) }},
+	{ID: "ollama", Program: "ollama", Sub: []string{"pull", "list", "ps", "show"}, Category: Other, Handler: "ollama"},
+	{ID: "ollama", Program: "jira", Sub: []string{"issue list", "sprint list", "epic list", "board list"}, Category: Other, Handler: "ollama", Usage: "jira issue list --plain", Accept: func(a []string) bool { return anyFlag("--plain")(a) }},
 }
 
 // Long-running forms — dev servers, watchers, followers, REPLs — are never
