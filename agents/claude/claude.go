@@ -1,19 +1,9 @@
 package claude
 
 import (
-	"encoding/json"
-
 	"github.com/gotk-dev/gotk/core/decision"
 	"github.com/gotk-dev/gotk/core/hookio"
 )
-
-// input is the part of Claude Code's PreToolUse payload the hook reads.
-type input struct {
-	ToolName       string          `json:"tool_name"`
-	ToolInput      json.RawMessage `json:"tool_input"`
-	Cwd            string          `json:"cwd"`
-	PermissionMode string          `json:"permission_mode"`
-}
 
 // autoAllowModes are the permission modes in which Claude runs every Bash
 // command without asking (deny and ask rules still apply; the engine
@@ -42,8 +32,8 @@ var permissionDecision = map[decision.Verdict]string{
 // the whole tool_input, key order kept, command replaced; or nil (no
 // opinion).
 func Handle(in []byte, d decision.Decider) []byte {
-	var p input
-	if json.Unmarshal(in, &p) != nil || p.ToolName != "Bash" {
+	p, ok := hookio.ReadPayload(in)
+	if !ok || p.ToolName != "Bash" {
 		return nil
 	}
 	fields, cmd, ok := hookio.ShellInput(p.ToolInput, "command")

@@ -1,20 +1,10 @@
 package codex
 
 import (
-	"encoding/json"
-
 	"github.com/gotk-dev/gotk/core/decision"
 	_ "github.com/gotk-dev/gotk/core/execpolicy/register" // reads Codex's execpolicy files
 	"github.com/gotk-dev/gotk/core/hookio"
 )
-
-// input is the part of Codex's PreToolUse payload the hook reads.
-type input struct {
-	ToolName       string          `json:"tool_name"`
-	ToolInput      json.RawMessage `json:"tool_input"`
-	Cwd            string          `json:"cwd"`
-	PermissionMode string          `json:"permission_mode"`
-}
 
 // bypassMode is the permission_mode Codex reports for approval_policy =
 // "never": Codex runs every command without asking. Every other policy is
@@ -42,8 +32,8 @@ const bypassMode = "bypassPermissions"
 // So the hook answers exactly the allows, as `gotk rewrite --host codex`
 // reports them.
 func Handle(in []byte, d decision.Decider) []byte {
-	var p input
-	if json.Unmarshal(in, &p) != nil || p.ToolName != "Bash" {
+	p, ok := hookio.ReadPayload(in)
+	if !ok || p.ToolName != "Bash" {
 		return nil
 	}
 	fields, cmd, ok := hookio.ShellInput(p.ToolInput, "command")

@@ -1,20 +1,9 @@
 package crush
 
 import (
-	"encoding/json"
-
 	"github.com/gotk-dev/gotk/core/decision"
 	"github.com/gotk-dev/gotk/core/hookio"
 )
-
-// input is the part of Crush's PreToolUse payload the hook reads
-// (docs/hooks/README.md: event, session_id, cwd, tool_name, tool_input —
-// the raw arguments the model sent).
-type input struct {
-	ToolName  string          `json:"tool_name"`
-	ToolInput json.RawMessage `json:"tool_input"`
-	Cwd       string          `json:"cwd"`
-}
 
 // Handle answers one PreToolUse payload of the bash tool in Crush's own
 // form: {"version":1,"decision":"allow","reason":…,"updated_input":
@@ -25,8 +14,8 @@ type input struct {
 // carries no decision and Crush asks (or not: allowed_tools, `crush run`,
 // --yolo) as it would have for the original.
 func Handle(in []byte, d decision.Decider) []byte {
-	var p input
-	if json.Unmarshal(in, &p) != nil || p.ToolName != "bash" {
+	p, ok := hookio.ReadPayload(in)
+	if !ok || p.ToolName != "bash" {
 		return nil
 	}
 	_, cmd, ok := hookio.ShellInput(p.ToolInput, "command")

@@ -1,8 +1,6 @@
 package cursor
 
 import (
-	"encoding/json"
-
 	"github.com/gotk-dev/gotk/core/decision"
 	"github.com/gotk-dev/gotk/core/hookio"
 )
@@ -11,13 +9,6 @@ import (
 // bad input included: cursor-agent has been seen to block a command when a
 // shell hook prints nothing or something that is not JSON.
 var noop = []byte(`{}`)
-
-// input is the part of Cursor's preToolUse payload the hook reads.
-type input struct {
-	ToolName  string          `json:"tool_name"`
-	ToolInput json.RawMessage `json:"tool_input"`
-	Cwd       string          `json:"cwd"`
-}
 
 // permissionOf maps a verdict to Cursor's permission field: "allow" when
 // Cursor's own allow rules cover the original command, "ask" otherwise
@@ -33,8 +24,8 @@ var permissionOf = map[decision.Verdict]string{
 // {"continue":true,"permission":…,"updated_input":{…}}, where updated_input
 // is the whole tool_input, key order kept, command replaced; or `{}`.
 func Handle(in []byte, d decision.Decider) []byte {
-	var p input
-	if json.Unmarshal(in, &p) != nil || p.ToolName != "Shell" {
+	p, ok := hookio.ReadPayload(in)
+	if !ok || p.ToolName != "Shell" {
 		return noop
 	}
 	fields, cmd, ok := hookio.ShellInput(p.ToolInput, "command")

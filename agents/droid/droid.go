@@ -11,17 +11,6 @@ import (
 	"github.com/gotk-dev/gotk/core/registry"
 )
 
-// input is the part of Droid's PreToolUse payload the hook reads (droid
-// 0.225.2): the Execute tool's input carries the model's riskLevel, and
-// permission_mode is the session's autonomy ("off", "spec", "auto-low",
-// "auto-medium", "auto-high").
-type input struct {
-	ToolName       string          `json:"tool_name"`
-	ToolInput      json.RawMessage `json:"tool_input"`
-	Cwd            string          `json:"cwd"`
-	PermissionMode string          `json:"permission_mode"`
-}
-
 // autonomy is the highest risk level each permission_mode runs without
 // asking; any other mode runs none.
 var autonomy = map[string]int{"auto-low": 1, "auto-medium": 2, "auto-high": 3}
@@ -53,8 +42,8 @@ func risk(level string) int {
 // The hook entry still sets "preserveRiskLevel": true, so that Droid keeps
 // the model's risk level on any input a hook changes.
 func Handle(in []byte, d decision.Decider) []byte {
-	var p input
-	if json.Unmarshal(in, &p) != nil || p.ToolName != "Execute" {
+	p, ok := hookio.ReadPayload(in)
+	if !ok || p.ToolName != "Execute" {
 		return nil
 	}
 	fields, cmd, ok := hookio.ShellInput(p.ToolInput, "command")

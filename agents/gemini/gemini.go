@@ -1,8 +1,6 @@
 package gemini
 
 import (
-	"encoding/json"
-
 	"github.com/gotk-dev/gotk/core/decision"
 	"github.com/gotk-dev/gotk/core/hookio"
 	"github.com/gotk-dev/gotk/core/permission"
@@ -12,13 +10,6 @@ import (
 // included (RTK exits 1 there). Gemini treats "allow" as no decision: it
 // never skips Gemini's own policy check or confirmation.
 var noop = []byte(`{"decision":"allow"}`)
-
-// input is the part of Gemini's BeforeTool payload the hook reads.
-type input struct {
-	ToolName  string          `json:"tool_name"`
-	ToolInput json.RawMessage `json:"tool_input"`
-	Cwd       string          `json:"cwd"`
-}
 
 // decisionOf maps a decision to Gemini's field. A hook cannot auto-approve
 // in Gemini CLI: "allow" leaves the call to Gemini's policy engine, which
@@ -48,8 +39,8 @@ func decisionOf(d decision.Decision) (string, bool) {
 // "tool_input":{…}}}, where tool_input is the whole original, key order
 // kept, command replaced; or {"decision":"allow"}.
 func Handle(in []byte, d decision.Decider) []byte {
-	var p input
-	if json.Unmarshal(in, &p) != nil || p.ToolName != "run_shell_command" {
+	p, ok := hookio.ReadPayload(in)
+	if !ok || p.ToolName != "run_shell_command" {
 		return noop
 	}
 	fields, cmd, ok := hookio.ShellInput(p.ToolInput, "command")

@@ -1,19 +1,11 @@
 package vibe
 
 import (
-	"encoding/json"
 	"unicode/utf8"
 
 	"github.com/gotk-dev/gotk/core/decision"
 	"github.com/gotk-dev/gotk/core/hookio"
 )
-
-// input is the part of Vibe's pre_tool payload the hook reads.
-type input struct {
-	ToolName  string          `json:"tool_name"`
-	ToolInput json.RawMessage `json:"tool_input"`
-	Cwd       string          `json:"cwd"`
-}
 
 // maxShown bounds the command quoted in system_message.
 const maxShown = 200
@@ -25,8 +17,8 @@ const maxShown = 200
 // hooks, on the rewritten command, and gotk has no Vibe rules to read, so
 // allow and ask rewrites look the same.
 func Handle(in []byte, d decision.Decider) []byte {
-	var p input
-	if json.Unmarshal(in, &p) != nil || p.ToolName != "bash" {
+	p, ok := hookio.ReadPayload(in)
+	if !ok || p.ToolName != "bash" {
 		return nil
 	}
 	fields, cmd, ok := hookio.ShellInput(p.ToolInput, "command")

@@ -35,8 +35,8 @@ func ParseFields(raw []byte) (f Fields, ok bool) {
 	}
 	f = make(Fields, 0, len(obj.Members))
 	for _, m := range obj.Members {
-		var key string
-		if json.Unmarshal(m.Name.Value.(hujson.Literal), &key) != nil {
+		key, ok := unquote(m.Name.Value.(hujson.Literal))
+		if !ok {
 			return nil, false
 		}
 		f = append(f, Field{key, json.RawMessage(jsontree.Raw(m.Value.Value))})
@@ -54,7 +54,7 @@ func (f Fields) Command(key string) (string, bool) {
 	found := false
 	for _, m := range f {
 		if m.Key == key {
-			found = json.Unmarshal(m.Value, &s) == nil
+			s, found = unquote(m.Value)
 		}
 	}
 	if !found || strings.TrimSpace(s) == "" || !utf8.ValidString(s) || strings.ContainsRune(s, utf8.RuneError) {
@@ -81,8 +81,74 @@ func (f Fields) With(key, value string) Fields {
 	return out
 }
 
+// Get returns the raw value of the member named key (the last of
+// duplicates, as the agents' own parsers take it).
+func (f Fields) Get(key string) (v json.RawMessage, ok bool) {
+	for _, m := range f {
+		if m.Key == key {
+			v, ok = m.Value, true
+		}
+	}
+	return v, ok
+}
+
+// Str returns the string member key, "" when it is absent or null; ok is
+// false when it holds anything else (a payload the agent did not send).
+func (f Fields) Str(key string) (s string, ok bool) {
+	v, found := f.Get(key)
+	if !found || string(v) == "null" {
+		return "", true
+	}
+	return unquote(v)
+}
+
+// unquote decodes a JSON string literal. One without escapes is its bytes
+// (the parser has checked the syntax); others, and invalid UTF-8 (which
+// decodes to U+FFFD), go through encoding/json.
+func unquote(lit []byte) (string, bool) {
+	if len(lit) < 2 || lit[0] != '"' || lit[len(lit)-1] != '"' {
+		return "", false
+	}
+	body := lit[1 : len(lit)-1]
+	if plainString(body) {
+		return string(body), true
+	}
+	var s string
+	if json.Unmarshal(lit, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// plainString: no escape, no control character, valid UTF-8 — the bytes
+// of a JSON string literal are then its value.
+func plainString(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c == '\\' || c == '"' {
+			return false
+		}
+	}
+	return utf8.Valid(b)
+}
+
 // Raw returns v as JSON without HTML escaping.
 func Raw(v any) json.RawMessage {
+	switch v := v.(type) {
+	case string:
+		return appendString(nil, v)
+	case json.RawMessage:
+		var b bytes.Buffer
+		if json.Compact(&b, v) != nil {
+			return json.RawMessage("null")
+		}
+		return b.Bytes()
+	case Fields:
+		b, err := v.MarshalJSON()
+		if err != nil {
+			return json.RawMessage("null")
+		}
+		return b
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -90,6 +156,61 @@ func Raw(v any) json.RawMessage {
 		return json.RawMessage("null")
 	}
 	return bytes.TrimRight(b.Bytes(), "\n")
+}
+
+// appendString appends s as a JSON string the way encoding/json writes it
+// with HTML escaping off (FuzzAppendString holds it to that): the
+// encoder's reflection would cost a hook's start more than its answer.
+func appendString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if b := s[i]; b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '\\', '"':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
 }
 
 // MarshalJSON writes the members in order, compactly.
@@ -100,7 +221,7 @@ func (f Fields) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.Write(Raw(m.Key))
+		b.Write(appendString(nil, m.Key))
 		b.WriteByte(':')
 		if err := json.Compact(&b, m.Value); err != nil {
 			return nil, err
@@ -135,4 +256,33 @@ func ShellInput(raw []byte, key string) (f Fields, command string, ok bool) {
 	}
 	command, ok = f.Command(key)
 	return f, command, ok
+}
+
+// Payload is what most agents' hook payloads carry: the tool's name and
+// input, the working directory and a permission mode.
+type Payload struct {
+	ToolName, Cwd, PermissionMode string
+	ToolInput                     json.RawMessage // the raw value ("" when absent)
+	Fields                        Fields          // every member, in order
+}
+
+// ReadPayload parses a hook payload: a JSON object whose tool_name, cwd
+// and permission_mode, when present and not null, are strings. ok is
+// false for anything else (the hook then answers its no-op). It reads the
+// members without encoding/json's reflection, which would cost a hook's
+// start more than the rest of its answer.
+func ReadPayload(in []byte) (p Payload, ok bool) {
+	if p.Fields, ok = ParseFields(in); !ok {
+		return Payload{}, false
+	}
+	for _, m := range [...]struct {
+		key string
+		dst *string
+	}{{"tool_name", &p.ToolName}, {"cwd", &p.Cwd}, {"permission_mode", &p.PermissionMode}} {
+		if *m.dst, ok = p.Fields.Str(m.key); !ok {
+			return Payload{}, false
+		}
+	}
+	p.ToolInput, _ = p.Fields.Get("tool_input")
+	return p, true
 }
