@@ -12,6 +12,7 @@ import (
 
 // app is one invocation of gotk; its fields are the outside world.
 type app struct {
+	name           string // the binary's, for --version: gotk or gotk-report
 	stdout, stderr io.Writer
 	getenv         func(string) string
 	getwd          func() (string, error)

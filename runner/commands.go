@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -117,7 +118,7 @@ func (a *app) command(args []string) (code int) {
 			"gotk -- <program> runs a program named like a gotk command.\n"+
 			"Environment: GOTK_RAW=1 (no filter), GOTK_TRACK=0 (record nothing), GOTK_LIVE_AFTER=30s (a command still running then shows its output live), XDG_DATA_HOME (where gotk.db lives)."),
 		kong.Writers(a.stdout, a.stderr),
-		kong.Vars{"version": version.Line("gotk")},
+		kong.Vars{"version": version.Line(cmp.Or(a.name, "gotk"))},
 		kong.Exit(func(c int) { panic(kongExit(c)) }),
 	)
 	if err != nil {

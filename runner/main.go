@@ -18,12 +18,19 @@ import (
 
 // Main runs gotk with the process's arguments and environment and returns
 // the exit code.
-func Main() int {
-	return newApp().main(os.Args[1:])
+func Main() int { return MainAs("gotk") }
+
+// MainAs is Main for the binary named name (its --version line): the
+// companion runs MainAs(Companion).
+func MainAs(name string) int {
+	a := newApp()
+	a.name = name
+	return a.main(os.Args[1:])
 }
 
 func newApp() *app {
 	return &app{
+		name:   "gotk",
 		stdout: os.Stdout,
 		stderr: os.Stderr,
 		getenv: os.Getenv,

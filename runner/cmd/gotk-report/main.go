@@ -18,5 +18,5 @@ import (
 func main() {
 	store.UseDriver(driver.Code, driver.PersistWAL)
 	tokens.Use(o200k.New)
-	os.Exit(runner.Main())
+	os.Exit(runner.MainAs(runner.Companion))
 }
