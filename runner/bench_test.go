@@ -63,6 +63,19 @@ func BenchmarkOverhead(b *testing.B) {
 			b.ReportMetric(0, "ns/op") // the pair's time is not the point
 		})
 	}
+	// A bare Go process on this machine: what the added time is measured
+	// against (process start costs vary many-fold between machines, and
+	// between days on a shared one).
+	b.Run("go-floor", func(b *testing.B) {
+		floor := buildFloor(b)
+		var ms []float64
+		for b.Loop() {
+			w, _ := timeRun(b, exec.Command(floor), repo, os.Environ())
+			ms = append(ms, w)
+		}
+		b.ReportMetric(median(ms), "floor-ms")
+		b.ReportMetric(0, "ns/op")
+	})
 	// The decision path the hooks and plugins call never opens the database.
 	b.Run("rewrite", func(b *testing.B) {
 		cmd := exec.Command(gotk, "rewrite", "--json", "git", "status")
@@ -109,6 +122,23 @@ func buildGotk(b *testing.B) string {
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, msg)
+	}
+	return out
+}
+
+// buildFloor builds a Go program that only starts and exits, as gotk is
+// built.
+func buildFloor(b *testing.B) string {
+	b.Helper()
+	dir := b.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module floor\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
+	out := filepath.Join(dir, "floor")
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOWORK=off")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("go build floor: %v\n%s", err, msg)
 	}
 	return out
 }
