@@ -1,14 +1,6 @@
 package gain
 
-import (
-	"github.com/gotk-dev/gotk/runner/store"
-	"github.com/gotk-dev/gotk/runner/store/driver"
-	"github.com/gotk-dev/gotk/runner/tokens"
-	"github.com/gotk-dev/gotk/runner/tokens/o200k"
-)
+import "github.com/gotk-dev/gotk/runner/full"
 
 // The tests run with what gotk-report links.
-func init() {
-	store.UseDriver(driver.Code, driver.PersistWAL)
-	tokens.Use(o200k.New)
-}
+func init() { full.Wire() }

@@ -7,16 +7,11 @@ package main
 import (
 	"os"
 
-	_ "github.com/gotk-dev/gotk/core/execpolicy/register" // reads Codex's execpolicy files
 	"github.com/gotk-dev/gotk/runner"
-	"github.com/gotk-dev/gotk/runner/store"
-	"github.com/gotk-dev/gotk/runner/store/driver"
-	"github.com/gotk-dev/gotk/runner/tokens"
-	"github.com/gotk-dev/gotk/runner/tokens/o200k"
+	"github.com/gotk-dev/gotk/runner/full"
 )
 
 func main() {
-	store.UseDriver(driver.Code, driver.PersistWAL)
-	tokens.Use(o200k.New)
+	full.Wire()
 	os.Exit(runner.MainAs(runner.Companion))
 }
