@@ -114,16 +114,20 @@ func median(v []float64) float64 {
 	return s[len(s)/2]
 }
 
-// buildGotk builds the gotk binary the way `make build` does.
+// buildGotk builds gotk and its companion gotk-report side by side, the
+// way `make build` does (gotk hands gain, recall and discover to the
+// companion it finds beside itself), and returns gotk's path.
 func buildGotk(b *testing.B) string {
 	b.Helper()
-	out := filepath.Join(b.TempDir(), "gotk")
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, "./cmd/gotk")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, msg)
+	dir := b.TempDir()
+	for _, name := range []string{"gotk", Companion} {
+		cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", filepath.Join(dir, name), "./cmd/"+name)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("go build %s: %v\n%s", name, err, msg)
+		}
 	}
-	return out
+	return filepath.Join(dir, "gotk")
 }
 
 // buildFloor builds a Go program that only starts and exits, as gotk is
