@@ -1,7 +1,6 @@
 package tomlfilter
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,7 +15,8 @@ import (
 // match_command and the literal prefix every match starts with) is kept in
 // a cache in the cache directory, and a regex is compiled only for a line
 // that starts with its literal prefix. With 200 filters in a file, a hook
-// call costs a stat, a small JSON read and a few string comparisons.
+// call costs a stat, one small file read split into lines (cache.go: no
+// reflection, no JSON) and a few string comparisons.
 type Matcher struct {
 	entries  []*Entry
 	Warnings []string
@@ -24,30 +24,15 @@ type Matcher struct {
 
 // Entry is one filter as the matcher knows it.
 type Entry struct {
-	Name   string `json:"name"`
-	Match  string `json:"match"`
-	Prefix string `json:"prefix,omitempty"`
-	Source string `json:"-"`
-	Scope  Scope  `json:"-"`
+	Name   string
+	Match  string
+	Prefix string
+	Source string
+	Scope  Scope
 
 	once sync.Once
 	re   *regexp.Regexp
 }
-
-type cacheFile struct {
-	Version int                   `json:"version"`
-	Files   map[string]cacheEntry `json:"files"`
-}
-
-type cacheEntry struct {
-	MtimeNS  int64    `json:"mtime_ns"`
-	Size     int64    `json:"size"`
-	SHA256   string   `json:"sha256,omitempty"` // project files: the pinned content's
-	Filters  []*Entry `json:"filters"`
-	Problems []string `json:"problems,omitempty"`
-}
-
-const cacheVersion = 1
 
 // CachePath is the matcher's cache file.
 func CachePath(e Env) string {
@@ -55,7 +40,7 @@ func CachePath(e Env) string {
 	if d == "" {
 		return ""
 	}
-	return filepath.Join(d, "filters-match.json")
+	return filepath.Join(d, "filters-match")
 }
 
 // LoadMatcher finds the filter files in force for e and reads their match
@@ -69,14 +54,11 @@ func LoadMatcher(e Env) *Matcher {
 		return m
 	}
 	cpath := CachePath(e)
-	var cache cacheFile
+	cache := cacheFile{Files: map[string]cacheEntry{}}
 	if cpath != "" {
 		if data, err := os.ReadFile(cpath); err == nil {
-			_ = json.Unmarshal(data, &cache)
+			cache = decodeCache(data)
 		}
-	}
-	if cache.Version != cacheVersion || cache.Files == nil {
-		cache = cacheFile{Version: cacheVersion, Files: map[string]cacheEntry{}}
 	}
 	dirty := false
 	for _, s := range f.Sources {
@@ -122,9 +104,7 @@ func LoadMatcher(e Env) *Matcher {
 				delete(cache.Files, p)
 			}
 		}
-		if data, err := json.Marshal(cache); err == nil {
-			_ = writePrivate(cpath, data)
-		}
+		_ = writePrivate(cpath, encodeCache(cache))
 	}
 	return m
 }
