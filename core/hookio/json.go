@@ -135,7 +135,7 @@ func plainString(b []byte) bool {
 func Raw(v any) json.RawMessage {
 	switch v := v.(type) {
 	case string:
-		return appendString(nil, v)
+		return jsontree.AppendString(nil, v)
 	case json.RawMessage:
 		var b bytes.Buffer
 		if json.Compact(&b, v) != nil {
@@ -158,61 +158,6 @@ func Raw(v any) json.RawMessage {
 	return bytes.TrimRight(b.Bytes(), "\n")
 }
 
-// appendString appends s as a JSON string the way encoding/json writes it
-// with HTML escaping off (FuzzAppendString holds it to that): the
-// encoder's reflection would cost a hook's start more than its answer.
-func appendString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if b := s[i]; b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch b {
-			case '\\', '"':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
-
 // MarshalJSON writes the members in order, compactly.
 func (f Fields) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
@@ -221,7 +166,7 @@ func (f Fields) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.Write(appendString(nil, m.Key))
+		b.Write(jsontree.AppendString(nil, m.Key))
 		b.WriteByte(':')
 		if err := json.Compact(&b, m.Value); err != nil {
 			return nil, err

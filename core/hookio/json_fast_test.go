@@ -17,19 +17,6 @@ func encoderString(s string) []byte {
 
 var stringSeeds = []string{"", "git status", `a"b\c`, "tab\there\nnl\r\b\f\x00\x1f\x7f", "<&>", "é漢字🙂", "\u2028\u2029", "bad\xffutf8\xc3", "\xed\xa0\x80"}
 
-// FuzzAppendString: the hooks' string encoder writes exactly what
-// encoding/json writes.
-func FuzzAppendString(f *testing.F) {
-	for _, s := range stringSeeds {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := appendString(nil, s), encoderString(s); !bytes.Equal(got, want) {
-			t.Fatalf("%q: %s, encoding/json %s", s, got, want)
-		}
-	})
-}
-
 // FuzzUnquote: a JSON string literal decodes as encoding/json decodes it,
 // and anything else is refused.
 func FuzzUnquote(f *testing.F) {

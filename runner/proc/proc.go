@@ -345,7 +345,8 @@ func startWait(prog string, cmd *exec.Cmd, started func()) (Result, error) {
 	}
 	defer signal.Stop(sigs)
 	t0 := time.Now()
-	if err := start(cmd); err != nil {
+	p, err := spawn(cmd)
+	if err != nil {
 		return Result{}, startError(prog, err)
 	}
 	if started != nil {
@@ -367,40 +368,66 @@ func startWait(prog string, cmd *exec.Cmd, started func()) (Result, error) {
 					// to many tools (terraform, npm, go test).
 					continue
 				}
-				signalProgram(cmd, s)
+				p.signal(s)
 			case <-done:
 				return
 			}
 		}
 	}()
-	err := cmd.Wait()
+	exit, err := p.wait()
 	close(done)
 	<-forwarder
-	res := Result{Duration: time.Since(t0), Signal: got}
+	res := Result{Exit: exit, Duration: time.Since(t0), Signal: got}
+	return res, err
+}
+
+// process is a started program.
+type process interface {
+	// signal passes s on to the program (its group when it has its own).
+	signal(s os.Signal)
+	// wait waits for the program to exit and returns its exit code as a
+	// shell reports it.
+	wait() (exit int, err error)
+}
+
+// cmdProcess is a program started by os/exec.
+type cmdProcess struct{ cmd *exec.Cmd }
+
+func (p cmdProcess) signal(s os.Signal) { signalProgram(p.cmd, s) }
+
+func (p cmdProcess) wait() (int, error) {
+	err := p.cmd.Wait()
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
+		return 0, nil
 	case errors.As(err, &ee):
-		res.Exit = exitCode(ee.ProcessState)
-	default:
-		return res, err
+		return exitCode(ee.ProcessState), nil
 	}
-	return res, nil
+	return 0, err
 }
 
 // start starts cmd. "text file busy" means a script that was just written
 // is still open for writing in some process (often a fork that has not
 // reached exec yet): it clears within milliseconds, so try again briefly.
 func start(cmd *exec.Cmd) error {
-	err := cmd.Start()
-	for wait := 5 * time.Millisecond; err != nil && errors.Is(err, syscall.ETXTBSY) && wait < 200*time.Millisecond; wait *= 2 {
-		time.Sleep(wait)
+	return retryBusy(cmd.Start, func() func() error {
 		retry := exec.Command(cmd.Path, cmd.Args[1:]...)
 		retry.Args[0] = cmd.Args[0]
 		retry.Stdin, retry.Stdout, retry.Stderr = cmd.Stdin, cmd.Stdout, cmd.Stderr
 		retry.Env, retry.SysProcAttr = cmd.Env, cmd.SysProcAttr
 		*cmd = *retry
-		err = cmd.Start()
+		return cmd.Start
+	})
+}
+
+// retryBusy calls start, and while it fails with ETXTBSY (for at most
+// about 200 ms) sleeps and calls what again returns.
+func retryBusy(start func() error, again func() func() error) error {
+	err := start()
+	for wait := 5 * time.Millisecond; err != nil && errors.Is(err, syscall.ETXTBSY) && wait < 200*time.Millisecond; wait *= 2 {
+		time.Sleep(wait)
+		err = again()()
 	}
 	return err
 }

@@ -1,0 +1,75 @@
+package proc
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestSpawnPaths: a program with file stdio is forked directly, one with
+// another writer through os/exec; both give the same exit codes, and a
+// signal reaches the program's group.
+func TestSpawnPaths(t *testing.T) {
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	for _, files := range []bool{true, false} {
+		mk := func(script string) *exec.Cmd {
+			cmd := exec.Command("sh", "-c", script)
+			if files {
+				cmd.Stdin, cmd.Stdout, cmd.Stderr = null, null, null
+			} else {
+				cmd.Stdin, cmd.Stdout, cmd.Stderr = null, &bytes.Buffer{}, null
+			}
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			return cmd
+		}
+		p, err := spawn(mk("exit 3"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, raw := p.(*rawProcess); raw != files {
+			t.Fatalf("files %v: spawned %T", files, p)
+		}
+		if code, err := p.wait(); code != 3 || err != nil {
+			t.Fatalf("files %v: exit %d, %v; want 3", files, code, err)
+		}
+		// sleep in a child of sh: only a signal to the group ends both soon
+		p, err = spawn(mk("sleep 30; exit 0"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond)
+		t0 := time.Now()
+		p.signal(syscall.SIGTERM)
+		if code, err := p.wait(); code != 128+int(syscall.SIGTERM) || err != nil || time.Since(t0) > 10*time.Second {
+			t.Fatalf("files %v: exit %d, %v after SIGTERM", files, code, err)
+		}
+		p.signal(syscall.SIGTERM) // after the exit: nothing to signal, no panic
+	}
+}
+
+// TestSpawnExecError: an exec failure reads as os/exec words it
+// (fork/exec PATH: reason), so StartError is the same on both paths.
+func TestSpawnExecError(t *testing.T) {
+	f := t.TempDir() + "/not-a-program"
+	os.WriteFile(f, []byte{0x7f, 'E', 'L', 'F', 0, 0, 0, 0}, 0o755)
+	null, _ := os.Open(os.DevNull)
+	defer null.Close()
+	for _, files := range []bool{true, false} {
+		cmd := exec.Command(f)
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = null, null, null
+		if !files {
+			cmd.Stdout = &bytes.Buffer{}
+		}
+		_, err := spawn(cmd)
+		if err == nil || err.Error() != "fork/exec "+f+": exec format error" {
+			t.Fatalf("files %v: %v", files, err)
+		}
+	}
+}
