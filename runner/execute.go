@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"slices"
 	"syscall"
@@ -52,11 +51,9 @@ func (a *app) runProgram(argv []string, raw bool) int {
 		return a.usage("no command given (usage: gotk [--raw] <program> [args…])")
 	}
 	// A closed stdout (`gotk git log | head`) must fail our writes, not
-	// kill gotk before it returns the program's exit code. A handler, not
-	// SIG_IGN, so the program still starts with SIGPIPE at its default.
-	if !signal.Ignored(syscall.SIGPIPE) {
-		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-	}
+	// kill gotk before it returns the program's exit code: proc sets that
+	// up once the program runs (proc.SurviveClosedOutput), as it does the
+	// forwarding of signals, while the program's start leaves gotk idle.
 	run := store.Run{At: a.now(), Command: commandLine(argv)}
 	m, matched := registry.Classify(argv)
 	var f filter.Filter
@@ -369,6 +366,7 @@ func safeRender(f filter.Filter, in filter.Input) (out filter.Output, err error)
 
 // startFailed reports a program that could not start, like a shell does.
 func (a *app) startFailed(err error) int {
+	proc.SurviveClosedOutput() // no program ran, so it is not set up yet
 	var se *proc.StartError
 	if errors.As(err, &se) {
 		fmt.Fprintf(a.stderr, "gotk: %s: %s%s\n", se.Program, se.Reason, typoHint(se))
