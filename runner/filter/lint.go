@@ -94,6 +94,8 @@ func joinLocs(locs []string) string {
 
 // biome renders Biome's diagnostics without the code frames and the
 // suggested-fix diffs: each diagnostic's location, rule and messages stay.
+// Biome writes its diagnostics on stderr and its summary on stdout, so both
+// streams are rendered alike.
 type biome struct{ same }
 
 var (
@@ -101,16 +103,39 @@ var (
 	biomeRule  = lazy(`\s*━+\s*$`)
 )
 
-// Render drops frames and rule decorations.
+// Render drops frames, blank gutters and rule decorations, and says once
+// per stream how many frames it left out.
 func (biome) Render(in Input) (Output, error) {
+	return Output{Stdout: biomeText(in.Stdout, in.Recall), Stderr: biomeText(in.Stderr, in.Recall)}, nil
+}
+
+func biomeText(b []byte, recall func() string) []byte {
 	var res []string
-	for _, l := range lines(in.Stdout) {
+	frames, inFrame := 0, false
+	for _, l := range lines(b) {
 		if biomeFrame.MatchString(l) {
+			if !inFrame {
+				frames++
+			}
+			inFrame = true
 			continue
 		}
-		res = append(res, biomeRule.ReplaceAllString(l, ""))
+		inFrame = false
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		l = biomeRule.ReplaceAllString(l, "")
+		// a diagnostic starts at the margin, its messages are indented:
+		// one blank line between diagnostics
+		if n := len(res); n > 0 && l[0] != ' ' && strings.HasPrefix(res[n-1], " ") {
+			res = append(res, "")
+		}
+		res = append(res, l)
 	}
-	return Output{Stdout: join(dropBlankRuns(res)), Stderr: keepStderr(in)}, nil
+	if frames > 0 {
+		res = append(res, fmt.Sprintf("(%s left out: %s)", plural(frames, "code frame or fix diff", "code frames and fix diffs"), recall()))
+	}
+	return join(res)
 }
 
 // ruff asks `ruff check` for its concise format (one line per problem,
