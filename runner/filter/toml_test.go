@@ -1,6 +1,7 @@
 package filter
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -127,5 +128,22 @@ func TestTOMLFidelity(t *testing.T) {
 	out, _ = f.Render(in)
 	if string(out.Stdout) != "ab...\n... (1 line cut at 5 characters; gotk recall TEST01)\n" {
 		t.Errorf("truncate: %q", out.Stdout)
+	}
+}
+
+// TestDeclarativeFiltersReadTheToolsStream: a built-in declarative filter
+// whose tool writes its output on stderr (markdownlint-cli, composer, uv)
+// must filter stderr, or none of its rules ever applies to a real run —
+// as happened to markdownlint and composer. Checked on every real capture
+// whose output is on stderr alone.
+func TestDeclarativeFiltersReadTheToolsStream(t *testing.T) {
+	for _, c := range loadCorpus(t) {
+		lt, ok := For(c.match.Rule.Handler).(lazyTOML)
+		if !ok || strings.Contains(c.note, "sample") || len(c.stdout) > 0 || bytes.Count(c.stderr, []byte("\n")) < 3 {
+			continue
+		}
+		if !lt.spec.FilterStderr {
+			t.Errorf("%s: %s writes on stderr, but filter %s does not set filter_stderr = true", c.name, c.argv[0], c.match.Rule.Handler)
+		}
 	}
 }
