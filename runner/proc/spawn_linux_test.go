@@ -73,3 +73,31 @@ func TestSpawnExecError(t *testing.T) {
 		}
 	}
 }
+
+// TestSpawnTextBusy: a script still open for writing (ETXTBSY) is started
+// once the writer lets go, on the direct path as through os/exec.
+func TestSpawnTextBusy(t *testing.T) {
+	null, _ := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	defer null.Close()
+	for _, files := range []bool{true, false} {
+		path := t.TempDir() + "/busy.sh"
+		w, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o755)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.WriteString("#!/bin/sh\nexit 7\n")
+		go func() { time.Sleep(30 * time.Millisecond); w.Close() }()
+		cmd := exec.Command(path)
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = null, null, null
+		if !files {
+			cmd.Stdout = &bytes.Buffer{}
+		}
+		p, err := spawn(cmd)
+		if err != nil {
+			t.Fatalf("files %v: %v", files, err)
+		}
+		if code, err := p.wait(); code != 7 || err != nil {
+			t.Fatalf("files %v: exit %d, %v; want 7", files, code, err)
+		}
+	}
+}
