@@ -46,10 +46,7 @@ func FuzzCacheRoundTrip(f *testing.F) {
 // and the cache rewritten in the current format.
 func TestMatcherCacheFormats(t *testing.T) {
 	root := t.TempDir()
-	vars := map[string]string{"XDG_CONFIG_HOME": filepath.Join(root, "c"), "XDG_DATA_HOME": filepath.Join(root, "d"), "XDG_CACHE_HOME": filepath.Join(root, "k")}
-	e := Env{Getenv: func(k string) string { return vars[k] }, Home: root, Cwd: root}
-	os.MkdirAll(filepath.Join(root, "c", "gotk"), 0o755)
-	os.WriteFile(filepath.Join(root, "c", "gotk", "filters.toml"), []byte(bigFile(3)), 0o644)
+	e := bigFileEnv(root, 3)
 	os.MkdirAll(filepath.Join(root, "k"), 0o755)
 	for _, stale := range []string{
 		`{"version":1,"files":{}}`,

@@ -323,6 +323,16 @@ func bigFile(n int) string {
 	return b.String()
 }
 
+// bigFileEnv is an environment under root whose global filters.toml holds
+// bigFile(n).
+func bigFileEnv(root string, n int) Env {
+	vars := map[string]string{"XDG_CONFIG_HOME": filepath.Join(root, "c"), "XDG_DATA_HOME": filepath.Join(root, "d"), "XDG_CACHE_HOME": filepath.Join(root, "k")}
+	e := Env{Getenv: func(k string) string { return vars[k] }, Home: root, Cwd: root}
+	os.MkdirAll(filepath.Join(root, "c", "gotk"), 0o755)
+	os.WriteFile(filepath.Join(root, "c", "gotk", "filters.toml"), []byte(bigFile(n)), 0o644)
+	return e
+}
+
 // TestMatcherCache: a file seen before (same size and mtime) is not parsed
 // again: a cache hit survives content the parser would refuse.
 func TestMatcherCache(t *testing.T) {
@@ -351,11 +361,7 @@ func TestMatcherCache(t *testing.T) {
 // BenchmarkMatcher200: a hook call's cost for a 200-filter user file (the
 // cache warm, as on every call after the first).
 func BenchmarkMatcher200(b *testing.B) {
-	root := b.TempDir()
-	vars := map[string]string{"XDG_CONFIG_HOME": filepath.Join(root, "c"), "XDG_DATA_HOME": filepath.Join(root, "d"), "XDG_CACHE_HOME": filepath.Join(root, "k")}
-	e := Env{Getenv: func(k string) string { return vars[k] }, Home: root, Cwd: root}
-	os.MkdirAll(filepath.Join(root, "c", "gotk"), 0o755)
-	os.WriteFile(filepath.Join(root, "c", "gotk", "filters.toml"), []byte(bigFile(200)), 0o644)
+	e := bigFileEnv(b.TempDir(), 200)
 	LoadMatcher(e)
 	for b.Loop() {
 		m := LoadMatcher(e)
