@@ -206,7 +206,7 @@ var rules = [...]Rule{
 		return all(anyFlag("-d", "--decrypt"), noFlag("--output", "-i", "--in-place"))(a)
 	}},
 	{ID: "systemctl", Program: "systemctl", Sub: []string{"status"}, Category: Infra, Handler: "systemctl"},
-	{ID: "systemctl", Program: "ps", Category: Infra, Handler: "systemctl"},
+	{ID: "systemctl", Program: "ps", Category: Infra, Handler: "ps"},
 	{ID: "systemctl", Program: "iptables", Category: Infra, Handler: "systemctl", Usage: "iptables -L", Accept: func(a []string) bool {
 		return anyFlag("-L", "--list", "-S", "--list-rules", "-nL", "-vL", "-nvL", "-vnL")(a)
 	}},

@@ -223,6 +223,7 @@ var filters = map[string]Filter{
 	"diff": diffFilter{},
 	// infra
 	"docker-ps":        table{},
+	"ps":               psList{},
 	"docker-images":    table{},
 	"docker-logs":      logs{},
 	"docker-build":     dockerBuild{},
