@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gotk-dev/gotk/core/cli"
 	"github.com/gotk-dev/gotk/runner/filter"
 )
 
@@ -53,6 +54,11 @@ func (a *app) main(args []string) int {
 		return a.command(append([]string{"--help"}, args[1:]...))
 	case subcommands[first] && needsCompanion(args):
 		return a.companion(args)
+	case first == "rewrite" && cli.RewriteArgs(args[1:]):
+		// the plugins' call on every command: straight to the decision,
+		// without building the grammar of every gotk command (--help and
+		// malformed calls go through it, below)
+		return cli.Rewrite(args[1:], cli.Env{Stdout: a.stdout, Stderr: a.stderr})
 	case subcommands[first] || strings.HasPrefix(first, "-"):
 		return a.command(args)
 	}

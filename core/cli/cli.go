@@ -115,6 +115,15 @@ func (e Env) decide(o options) decision.Decision {
 	return d
 }
 
+// RewriteArgs reports whether args are a well-formed `gotk rewrite` call
+// (flags, a known host, a command): such a call needs no other parsing, so
+// the binary may hand it to Rewrite at once. The plugins make one on every
+// shell command; building the whole CLI's grammar first cost each ~1 ms.
+func RewriteArgs(args []string) bool {
+	_, err := parse("rewrite", args)
+	return err == nil
+}
+
 // Rewrite runs `gotk rewrite` and returns its exit code.
 func Rewrite(args []string, env Env) int {
 	o, err := parse("rewrite", args)
