@@ -37,12 +37,17 @@ func (psList) Render(in Input) (Output, error) {
 	threads := 0
 	for _, l := range ls[1:] {
 		f := strings.Fields(l)
-		if len(f) <= cmdCol || !kernelThread(f, cmdCol, vsz, rss) {
+		if len(f) <= cmdCol {
+			kept = append(kept, l)
+			continue
+		}
+		cmd := strings.Join(f[cmdCol:], " ")
+		if !kernelThread(f, cmd, vsz, rss) {
 			kept = append(kept, l)
 			continue
 		}
 		threads++
-		name := strings.Trim(strings.Join(f[cmdCol:], " "), "[]")
+		name := strings.Trim(cmd, "[]")
 		if i := strings.IndexByte(name, '/'); i > 0 {
 			name = name[:i] + "/*" // kworker/0:1-events, ksoftirqd/1: one name each
 		}
@@ -70,15 +75,15 @@ func (psList) Render(in Input) (Output, error) {
 	return out, nil
 }
 
-// kernelThread: a bracketed command with no memory of its own (where ps
-// shows VSZ and RSS).
-func kernelThread(f []string, cmdCol, vsz, rss int) bool {
-	cmd := strings.Join(f[cmdCol:], " ")
+// kernelThread: a bracketed command (cmd, the line's fields from the
+// command column on) with no memory of its own (where ps shows VSZ and
+// RSS: columns before the command's, of the fields f).
+func kernelThread(f []string, cmd string, vsz, rss int) bool {
 	if !strings.HasPrefix(cmd, "[") || !strings.HasSuffix(cmd, "]") {
 		return false
 	}
 	for _, c := range []int{vsz, rss} {
-		if c >= 0 && (c >= cmdCol || f[c] != "0") {
+		if c >= 0 && (c >= len(f) || f[c] != "0") {
 			return false
 		}
 	}

@@ -432,23 +432,24 @@ func (p cmdProcess) wait() (int, error) {
 // is still open for writing in some process (often a fork that has not
 // reached exec yet): it clears within milliseconds, so try again briefly.
 func start(cmd *exec.Cmd) error {
-	return retryBusy(cmd.Start, func() func() error {
+	return retryBusy(cmd.Start, func() error {
+		// a Cmd starts once: the retry is a fresh copy
 		retry := exec.Command(cmd.Path, cmd.Args[1:]...)
 		retry.Args[0] = cmd.Args[0]
 		retry.Stdin, retry.Stdout, retry.Stderr = cmd.Stdin, cmd.Stdout, cmd.Stderr
 		retry.Env, retry.SysProcAttr = cmd.Env, cmd.SysProcAttr
 		*cmd = *retry
-		return cmd.Start
+		return cmd.Start()
 	})
 }
 
-// retryBusy calls start, and while it fails with ETXTBSY (for at most
-// about 200 ms) sleeps and calls what again returns.
-func retryBusy(start func() error, again func() func() error) error {
-	err := start()
+// retryBusy calls first, and while it fails with ETXTBSY (for at most
+// about 200 ms) sleeps and calls again.
+func retryBusy(first, again func() error) error {
+	err := first()
 	for wait := 5 * time.Millisecond; err != nil && errors.Is(err, syscall.ETXTBSY) && wait < 200*time.Millisecond; wait *= 2 {
 		time.Sleep(wait)
-		err = again()()
+		err = again()
 	}
 	return err
 }

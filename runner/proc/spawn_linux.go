@@ -15,7 +15,8 @@ import (
 // syscall.ForkExec and reaped with wait4: os.StartProcess first checks,
 // once per process, that pidfds work — pidfd_open, waitid, a signal and
 // a whole extra child forked and reaped — which cost a run of gotk ~0.2 ms
-// of the ~3 it adds (farm-bench). Anything else goes through os/exec.
+// (paired runs against the os/exec build). Anything else goes through
+// os/exec.
 func spawn(cmd *exec.Cmd) (process, error) {
 	var fds []uintptr
 	for _, s := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
@@ -38,7 +39,7 @@ func spawn(cmd *exec.Cmd) (process, error) {
 		pid, err = syscall.ForkExec(cmd.Path, cmd.Args, attr)
 		return err
 	}
-	if err := retryBusy(fork, func() func() error { return fork }); err != nil {
+	if err := retryBusy(fork, fork); err != nil {
 		return nil, &os.PathError{Op: "fork/exec", Path: cmd.Path, Err: err}
 	}
 	return &rawProcess{pid: pid, group: cmd.SysProcAttr != nil && cmd.SysProcAttr.Setpgid}, nil

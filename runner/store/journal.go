@@ -66,7 +66,7 @@ type journalHead struct {
 // appendJSON appends h as encoding/json would marshal it (field order and
 // omitempty kept; strings without HTML escaping), written by hand: the
 // encoder's reflection cost every run ~0.1 ms of a cold process
-// (TestHeadJSON holds the two to the same value).
+// (FuzzHeadJSON holds the two to the same bytes).
 func (h journalHead) appendJSON(b []byte) []byte {
 	str := func(b []byte, name, v string) []byte {
 		return jsontree.AppendString(append(append(b, ',', '"'), name+`":`...), v)
@@ -127,16 +127,13 @@ func Journal(dbPath string, r Run, k *Kept) (full bool, err error) {
 			return false, err
 		}
 	}
-	key, rec, err := encodeRecord(r, k)
-	if err != nil {
-		return false, err
-	}
+	key, rec := encodeRecord(r, k)
 	size, err := appendRecord(dir, key, rec)
 	return err == nil && size > FoldAt, err
 }
 
 // encodeRecord is one record of the pending log, and its key.
-func encodeRecord(r Run, k *Kept) (key string, rec []byte, err error) {
+func encodeRecord(r Run, k *Kept) (key string, rec []byte) {
 	h := journalHead{
 		At: r.At.UnixMilli(), Project: r.Project, Command: r.Command, Rule: r.Rule, Mode: r.Mode,
 		Measured: r.Measured, RawBytes: r.RawBytes, Shown: r.Shown, Exit: r.Exit, Duration: r.Duration.Milliseconds(),
@@ -156,7 +153,7 @@ func encodeRecord(r Run, k *Kept) (key string, rec []byte, err error) {
 	if k != nil {
 		buf = append(append(buf, k.Raw...), k.Shown...)
 	}
-	return h.Key, buf, nil
+	return h.Key, buf
 }
 
 // record is one decoded record.
