@@ -145,6 +145,9 @@ func collect(env Env) *report {
 			r.add("FAIL", "gotk", name+" is not on PATH, so the hooks and plugins find no gotk and rewrite nothing", "install gotk (make install in the gotk tree) or add the folder that holds it to PATH, then start the agents again")
 		}
 	}
+	if p, err := env.LookPath("gotk"); err == nil && filepath.IsAbs(p) && !companionFound(env, p) {
+		r.add("FAIL", "gotk", "gotk-report is not beside "+p+" nor on PATH, so gotk gain, gotk recall and gotk discover fail (commands still run compact)", "install gotk-report beside gotk (make install in the gotk tree installs both)")
+	}
 	if w := loadConfig(env); w != "" {
 		r.add("FAIL", "gotk", strings.TrimPrefix(w, "gotk: "), "fix the line it names; until then every hook uses the defaults")
 	}
@@ -194,8 +197,10 @@ func collect(env Env) *report {
 			}
 			r.add("PASS", label, msg, "")
 		}
+		// Two hooks that rewrite the same command race: which one the
+		// agent keeps is not gotk's to say, so doctor names both as a problem.
 		for _, c := range st.Conflicts {
-			r.add("WARN", label, c, "")
+			r.add("FAIL", label, c, "remove the other rewriting hook, or gotk's: gotk-install --agent "+st.Agent+" --uninstall")
 		}
 		for _, o := range st.Others {
 			r.add("WARN", label, o, "")
@@ -209,6 +214,19 @@ func collect(env Env) *report {
 		}
 	}
 	return r
+}
+
+// companionFound says whether gotk-report is where gotk looks for it:
+// beside gotk's real path, else on PATH.
+func companionFound(env Env, gotk string) bool {
+	if real, err := filepath.EvalSymlinks(gotk); err == nil {
+		gotk = real
+	}
+	if fi, err := os.Stat(filepath.Join(filepath.Dir(gotk), "gotk-report")); err == nil && !fi.IsDir() {
+		return true
+	}
+	_, err := env.LookPath("gotk-report")
+	return err == nil
 }
 
 // loadConfig returns core/config's warning about config.toml, if any.

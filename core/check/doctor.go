@@ -11,7 +11,7 @@ import (
 
 // binaries are gotk's binaries doctor looks for, in the order it lists
 // them.
-var binaries = []string{"gotk", "gotk-install", "gotk-hook-claude", "gotk-hook-cursor", "gotk-hook-copilot",
+var binaries = []string{"gotk", "gotk-report", "gotk-install", "gotk-hook-claude", "gotk-hook-cursor", "gotk-hook-copilot",
 	"gotk-hook-gemini", "gotk-hook-vibe", "gotk-hook-codex", "gotk-hook-cline", "gotk-hook-droid", "gotk-hook-crush"}
 
 // Doctor prints, for a person, each agent found or installed and its
