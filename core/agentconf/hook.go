@@ -209,10 +209,19 @@ func (s *HookSpec) FindGotk(arr *Node, o Owner) (ours, others []HookRef) {
 // OtherNotes says, for each gotk-looking entry gotk-install does not own,
 // that it is left alone.
 func (s *HookSpec) OtherNotes(arr *Node, refs []HookRef) []string {
+	return s.ForeignNotes(arr, refs, "")
+}
+
+// ForeignNotes is OtherNotes with what gotk-install does about them (""
+// for nothing more than leaving them alone).
+func (s *HookSpec) ForeignNotes(arr *Node, refs []HookRef, does string) []string {
+	if does != "" {
+		does = ", " + does
+	}
 	var notes []string
 	for _, r := range refs {
 		cmd, _ := GotkCommand(s.HandlerAt(arr, r), s.Bin)
-		notes = append(notes, fmt.Sprintf("another gotk hook, %s, runs %q: gotk-install did not add it and leaves it alone; remove it by hand, or pass --adopt to let gotk-install manage it", s.Where(r), cmd))
+		notes = append(notes, fmt.Sprintf("another gotk hook, %s, runs %q: gotk-install did not add it and leaves it alone%s; remove it by hand, or pass --adopt to let gotk-install manage it", s.Where(r), cmd, does))
 	}
 	return notes
 }

@@ -285,7 +285,7 @@ type step struct {
 }
 
 // future forms of the verbs plan uses, for --dry-run and the prompt.
-var future = map[string]string{"added": "would add", "updated": "would update", "removed": "would remove", "set": "would set", "adopted": "would adopt"}
+var future = map[string]string{"added": "would add", "updated": "would update", "removed": "would remove", "set": "would set", "adopted": "would adopt", "left as it is, with no second": "would leave as it is, with no second"}
 
 // printSteps prints the report, in the past tense once the change is done
 // (with the backups the run made or removed), else in the conditional.

@@ -44,6 +44,11 @@ func installJSON(src []byte, s *agentconf.HookSpec, o agentconf.Owner) ([]byte, 
 	}
 	notes := s.Conflicts(arr)
 	ours, others := s.FindGotk(arr, o)
+	if len(ours) == 0 && len(others) > 0 {
+		// A gotk hook made by hand already runs: a second entry would run
+		// gotk twice on every call, so none is added.
+		return src, nil, false, append(notes, s.ForeignNotes(arr, others, "so gotk-install adds no second one")...), nil
+	}
 	notes = append(notes, s.OtherNotes(arr, others)...)
 	if len(ours) > 0 {
 		out, err := updateEntry(s, src, arr, ours[0])

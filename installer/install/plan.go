@@ -183,6 +183,9 @@ func (pl *plan) install(a *agentconf.Agent, s agentconf.Scope, p agentconf.Part,
 		default:
 			verb = "updated"
 		}
+		if bytes.Equal(out, cur) && rec == nil && undo == nil && !adopted {
+			return "left as it is, with no second", nil // a gotk hook made by hand runs already: the notes say so
+		}
 		if bytes.Equal(out, cur) && (rec == nil || rec.Command != nrec.Command) {
 			// Taken over as it is, or recorded by an older gotk-install.
 			pl.puts = append(pl.puts, nrec)
