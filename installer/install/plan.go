@@ -502,10 +502,15 @@ func (pl *plan) apply(commit func() error, commitPath string) (*applied, error) 
 		if c.remove {
 			continue
 		}
-		if b, err := os.ReadFile(bak); err == nil && bytes.Equal(b, c.after) && !contains(madeBaks, bak) {
+		b, err := os.ReadFile(bak)
+		switch {
+		case err != nil || contains(madeBaks, bak):
+		case bytes.Equal(b, c.after):
 			if os.Remove(bak) == nil {
 				done.lines[c.path] = append(done.lines[c.path], "removed backup "+bak+" (the file is back to it)")
 			}
+		case len(pl.drops) > 0:
+			done.lines[c.path] = append(done.lines[c.path], "kept backup "+bak+": it holds the file as it was before gotk-install first changed it, and the file has changed since (those changes are kept); delete it once you no longer need it")
 		}
 	}
 	// Folders gotk created go when they are empty again, deepest first.
