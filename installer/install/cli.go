@@ -93,8 +93,12 @@ func Main(args []string, e *Env) int {
 			n++
 		}
 	}
-	if n != 1 {
+	switch {
+	case n == 0:
 		fmt.Fprintf(e.Stderr, "%s: say what to do: --agent NAME, --all or --list (see --help)\n", prog)
+		return 2
+	case n > 1:
+		fmt.Fprintf(e.Stderr, "%s: --agent NAME, --all and --list each say what to do; give one of them (--agent for one agent, --all for every agent found)\n", prog)
 		return 2
 	}
 	if c.List {
