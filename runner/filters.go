@@ -76,7 +76,7 @@ func (a *app) filtersList() int {
 			fmt.Fprintf(a.stdout, "  %s\n", p)
 		}
 	}
-	fmt.Fprintln(a.stdout, "\nThe first filter whose match_command matches a command applies; Go-rendered commands (git status, go test, …) are listed by gotk --help, and a user filter matching one takes it over.")
+	fmt.Fprintln(a.stdout, "\nThe first filter whose match_command matches a command applies; Go-rendered commands (git status, go test, …) are listed by gotk commands, and a user filter matching one takes it over.")
 	return 0
 }
 
