@@ -54,7 +54,7 @@ const foldPending = "fold-pending"
 // own. An unknown flag is left in Args for core/cli to refuse.
 type passArgs struct {
 	JSON bool     `name:"json" help:"Print one JSON object; rewrite --json always exits 0."`
-	Host string   `placeholder:"HOST" help:"Whose rules and session: claude (default), cursor, gemini, copilot, codex, vibe, opencode, pi, hermes."`
+	Host string   `placeholder:"HOST" help:"Whose rules and session: one of ${hosts} (default claude)."`
 	Mode string   `placeholder:"MODE" help:"The permission mode a hook payload would carry (e.g. bypassPermissions)."`
 	Args []string `arg:"" name:"command" optional:"" passthrough:"all" help:"The command line, as the agent would run it."`
 }
@@ -105,6 +105,11 @@ func (c gainCmd) period() gain.Period {
 	return gain.Day
 }
 
+// grammarVars are the values the grammar's help interpolates.
+func grammarVars(name string) kong.Vars {
+	return kong.Vars{"version": version.Line(cmp.Or(name, "gotk")), "hosts": cli.HostList()}
+}
+
 // kongExit carries kong's requested exit (after --help, --version) out of
 // the parser.
 type kongExit int
@@ -118,7 +123,7 @@ func (a *app) command(args []string) (code int) {
 			"gotk -- <program> runs a program named like a gotk command.\n"+
 			"Environment: GOTK_RAW=1 (no filter), GOTK_TRACK=0 (record nothing), GOTK_LIVE_AFTER=30s (a command still running then shows its output live), XDG_DATA_HOME (where gotk.db lives)."),
 		kong.Writers(a.stdout, a.stderr),
-		kong.Vars{"version": version.Line(cmp.Or(a.name, "gotk"))},
+		grammarVars(a.name),
 		kong.Exit(func(c int) { panic(kongExit(c)) }),
 	)
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 // commandNames are gotk's own commands, from its grammar.
 func commandNames() []string {
 	var g grammar
-	p, err := kong.New(&g, kong.Name("gotk"))
+	p, err := kong.New(&g, kong.Name("gotk"), grammarVars(""))
 	if err != nil {
 		return nil
 	}

@@ -56,7 +56,7 @@ func parse(name string, args []string) (options, error) {
 			o.json = true
 		case a == "--host":
 			if i+1 >= len(args) {
-				return o, fmt.Errorf("--host needs a value (one of %s)", hostList())
+				return o, fmt.Errorf("--host needs a value (one of %s)", HostList())
 			}
 			i++
 			o.host = args[i]
@@ -84,7 +84,7 @@ done:
 		o.cmd = strings.Join(args[i:], " ")
 	}
 	if _, ok := Hosts[o.host]; !ok {
-		return o, fmt.Errorf("unknown host %q (one of %s)", o.host, hostList())
+		return o, fmt.Errorf("unknown host %q (one of %s)", o.host, HostList())
 	}
 	if strings.TrimSpace(o.cmd) == "" {
 		return o, fmt.Errorf("no command given (usage: gotk %s [--json] [--host HOST] [--mode MODE] COMMAND…)", name)
@@ -92,7 +92,9 @@ done:
 	return o, nil
 }
 
-func hostList() string { return strings.Join(host.Names(), ", ") }
+// HostList names every host --host takes, comma-separated (the --host help
+// and its errors read it, so neither can drift from the hosts defined).
+func HostList() string { return strings.Join(host.Names(), ", ") }
 
 func (e Env) engine(host string) *decision.Engine {
 	h := Hosts[host]
