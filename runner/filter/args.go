@@ -107,23 +107,6 @@ func insertAt(argv []string, at int, flags ...string) []string {
 	return append(out, argv[at:]...)
 }
 
-// operandsAfter returns the non-option words after index at (before and
-// after a `--`).
-func operandsAfter(argv []string, at int) []string {
-	var out []string
-	dash := false
-	for _, a := range argv[at+1:] {
-		if !dash && a == "--" {
-			dash = true
-			continue
-		}
-		if dash || len(a) == 0 || a[0] != '-' || a == "-" {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
 // same is the Args of filters that never add flags.
 type same struct{}
 

@@ -78,7 +78,7 @@ func measureSavings(b testing.TB) {
 			if base == nil {
 				base = append(append([]byte{}, c.stdout...), c.stderr...)
 			}
-			out, err, shown := render(c)
+			out, shown, err := render(c)
 			if err != nil {
 				row.fallbacks++
 			}

@@ -126,18 +126,18 @@ func loadCorpus(t testing.TB) []corpusCase {
 
 // render runs the case's filter; shown is what the runner prints (the raw
 // streams when the filter fails or would not make the output smaller).
-func render(c corpusCase) (out Output, err error, shown []byte) {
+func render(c corpusCase) (out Output, shown []byte, err error) {
 	f := For(c.match.Rule.Handler)
 	out, err = Render(f, c.input())
 	rawBoth := append(append([]byte{}, c.stdout...), c.stderr...)
 	if err != nil {
-		return out, err, rawBoth
+		return out, rawBoth, err
 	}
 	both := append(append([]byte{}, out.Stdout...), out.Stderr...)
 	if len(both) >= len(rawBoth) {
-		return out, nil, rawBoth
+		return out, rawBoth, nil
 	}
-	return out, nil, both
+	return out, both, nil
 }
 
 func goldenText(out Output, err error) []byte {
@@ -189,7 +189,7 @@ func TestCorpus(t *testing.T) {
 			if got := f.Args(c.argv, c.match.Tool); strings.Join(got, "\x00") != strings.Join(c.ran, "\x00") {
 				t.Errorf("Args(%q) = %q, but the corpus ran %q: recapture the case", c.argv, got, c.ran)
 			}
-			out, err, shown := render(c)
+			out, shown, err := render(c)
 			got := goldenText(out, err)
 			golden := filepath.Join(c.dir, "golden")
 			if *update {
@@ -249,7 +249,7 @@ func TestNeverInventSuccess(t *testing.T) {
 			continue
 		}
 		t.Run(c.name, func(t *testing.T) {
-			out, err, _ := render(c)
+			out, _, err := render(c)
 			if err != nil {
 				return
 			}
@@ -310,7 +310,7 @@ func TestCapSaysSo(t *testing.T) {
 	// every "… N more" note in the corpus renderings names the recall
 	more := regexp.MustCompile(`… \d+ more`)
 	for _, c := range loadCorpus(t) {
-		out, err, _ := render(c)
+		out, _, err := render(c)
 		if err != nil {
 			continue
 		}

@@ -268,16 +268,6 @@ var (
 	}
 )
 
-// hasAny reports whether s contains one of subs.
-func hasAny(s string, subs ...string) bool {
-	for _, x := range subs {
-		if strings.Contains(s, x) {
-			return true
-		}
-	}
-	return false
-}
-
 // makeFilter is make's line filter; on a green run it also drops the
 // recipe lines make echoes (compiler and archiver invocations): a build
 // that succeeded needs only its warnings and messages. On red every line

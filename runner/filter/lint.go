@@ -30,8 +30,8 @@ func (eslint) Render(in Input) (Output, error) {
 		return raw(in), nil
 	}
 	type problem struct {
-		locs                []string
-		sev, msg, rule, key string
+		locs           []string
+		sev, msg, rule string
 	}
 	var res []string
 	var file []*problem
