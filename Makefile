@@ -22,7 +22,7 @@ VERSION  ?= $(shell git describe --tags --match 'v[0-9]*' --always --dirty 2>/de
 LDFLAGS  := -s -w -X github.com/gotk-dev/gotk/core/version.Version=$(VERSION)
 FUZZTIME ?= 10s
 
-.PHONY: all build install uninstall test test-go test-plugins test-install release bench fuzz dist cross e2e clean fmt fmt-check vet
+.PHONY: all build install uninstall test test-go test-plugins test-install release bench fuzz dist cross e2e clean fmt fmt-check vet lint staticcheck tidy-check race
 
 all: build
 
@@ -95,6 +95,33 @@ fmt:
 # fmt-check fails on any Go file gofmt would change (make fmt fixes them).
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed (run make fmt):"; echo "$$out"; exit 1; fi
+
+# lint: the checks good Go projects run on every change — gofmt, go vet,
+# staticcheck (pinned; installed into bin/tools through the Go module proxy),
+# a `go mod tidy` diff of every module, and the race detector over core's and
+# runner's tests. .ci/run runs it after make test.
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK := $(BIN)/tools/staticcheck-$(STATICCHECK_VERSION)
+
+lint: fmt-check vet staticcheck tidy-check race
+
+vet:
+	@set -e; for m in $(MODULES); do echo "== go vet $$m"; (cd $$m && $(GO) vet ./...); done
+
+$(STATICCHECK):
+	@mkdir -p $(BIN)/tools
+	GOBIN=$(BIN)/tools $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	@mv $(BIN)/tools/staticcheck $@
+
+staticcheck: $(STATICCHECK)
+	@set -e; for m in $(MODULES); do echo "== staticcheck $$m"; (cd $$m && $(STATICCHECK) ./...); done
+
+tidy-check:
+	@release/tidy-check.sh
+
+# race: core's and runner's tests under the race detector (cgo: gcc).
+race:
+	@set -e; for m in core runner; do echo "== go test -race $$m"; (cd $$m && CGO_ENABLED=1 $(GO) test -race -count=1 ./...); done
 
 clean:
 	rm -rf $(BIN) dist
