@@ -21,6 +21,8 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"gotk": func() { os.Exit(testMain()) },
+		// beside gotk, as make install puts it (gotk doctor checks it is)
+		Companion: func() { os.Exit(testMain()) },
 	})
 }
 
