@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -204,6 +205,20 @@ func (s *HookSpec) FindGotk(arr *Node, o Owner) (ours, others []HookRef) {
 		}
 	}
 	return ours, others
+}
+
+// RunsForTool reports whether the entry at r runs for the tool gotk hooks
+// (its group's matcher is gotk's, a wildcard, or an alternation naming it),
+// so that a second gotk entry would run gotk twice on one call.
+func (s *HookSpec) RunsForTool(arr *Node, r HookRef) bool {
+	if s.Matcher == "" || r.Hook < 0 {
+		return true
+	}
+	m, ok := arr.Members[r.Elem].Val.GetStr("matcher")
+	if m = strings.TrimSpace(m); !ok || m == "" || m == "*" || m == s.Matcher {
+		return true
+	}
+	return slices.Contains(strings.Split(m, "|"), s.Matcher)
 }
 
 // OtherNotes says, for each gotk-looking entry gotk-install does not own,

@@ -3,6 +3,7 @@ package install
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gotk-dev/gotk/core/agentconf"
@@ -44,7 +45,7 @@ func installJSON(src []byte, s *agentconf.HookSpec, o agentconf.Owner) ([]byte, 
 	}
 	notes := s.Conflicts(arr)
 	ours, others := s.FindGotk(arr, o)
-	if len(ours) == 0 && len(others) > 0 {
+	if len(ours) == 0 && slices.ContainsFunc(others, func(r agentconf.HookRef) bool { return s.RunsForTool(arr, r) }) {
 		// A gotk hook made by hand already runs: a second entry would run
 		// gotk twice on every call, so none is added.
 		return src, nil, false, append(notes, s.ForeignNotes(arr, others, "so gotk-install adds no second one")...), nil

@@ -88,7 +88,9 @@ func roundTripAgent(t *testing.T, agent string, files map[string]string, strict 
 			t.Fatalf("%s: install made plain JSON into something else:\n%s\n---\n%s", agent, content, got)
 		}
 		hook := shellQuote(filepath.Join(e.BinDir, "gotk-hook-"+agent))
-		if n := strings.Count(string(got), quoteJSON(hook)); n != 1 {
+		// One entry of gotk's own; none beside a gotk hook made by hand
+		// that runs for the same tool, and then a note says so.
+		if n := strings.Count(string(got), quoteJSON(hook)); n != 1 && (n != 0 || !strings.Contains(out.String(), "adds no second one")) {
 			t.Fatalf("%s: %d entries of gotk's in:\n%s", agent, n, got)
 		}
 		for _, c := range foreignCommands {
