@@ -57,6 +57,7 @@ func TestHookRewriteParity(t *testing.T) {
 		"proj/notes.txt":          "x\n",
 		"wrap/claude":             fakeHost,
 		"wrap/copilot":            fakeHost,
+		"wrap/droid":              fakeHost,
 	} {
 		p := filepath.Join(home, f)
 		os.MkdirAll(filepath.Dir(p), 0o755)
@@ -83,12 +84,13 @@ func TestHookRewriteParity(t *testing.T) {
 		return p == "allow", ok
 	}
 	variants := []variant{
+		// a hook finds its agent above it (without one it never allows)
 		{"claude", "default", func(c string) string {
 			return `{"tool_name":"Bash","permission_mode":"default","tool_input":{"command":` + js(c) + `}}`
-		}, "", nil, pd},
+		}, "", []string{filepath.Join(home, "wrap", "claude")}, pd},
 		{"claude", "bypass", func(c string) string {
 			return `{"tool_name":"Bash","permission_mode":"bypassPermissions","tool_input":{"command":` + js(c) + `}}`
-		}, "bypassPermissions", nil, pd},
+		}, "bypassPermissions", []string{filepath.Join(home, "wrap", "claude")}, pd},
 		{"claude", "session-disallowed", func(c string) string {
 			return `{"tool_name":"Bash","permission_mode":"default","tool_input":{"command":` + js(c) + `}}`
 		}, "", []string{filepath.Join(home, "wrap", "claude"), "--disallowedTools", "Bash(git status:*)", "--add-dir", "/etc"}, pd},
@@ -117,10 +119,10 @@ func TestHookRewriteParity(t *testing.T) {
 		// bypassPermissions stands for; off (or above) is no mode.
 		{"droid", "off", func(c string) string {
 			return `{"tool_name":"Execute","permission_mode":"off","tool_input":{"command":` + js(c) + `,"riskLevel":"low"}}`
-		}, "", nil, pd},
+		}, "", []string{filepath.Join(home, "wrap", "droid")}, pd},
 		{"droid", "risk-within", func(c string) string {
 			return `{"tool_name":"Execute","permission_mode":"auto-medium","tool_input":{"command":` + js(c) + `,"riskLevel":"medium"}}`
-		}, "bypassPermissions", nil, pd},
+		}, "bypassPermissions", []string{filepath.Join(home, "wrap", "droid")}, pd},
 		{"crush", "default", func(c string) string {
 			return `{"event":"PreToolUse","tool_name":"bash","tool_input":{"command":` + js(c) + `}}`
 		}, "", nil, func(a map[string]any) (bool, bool) { return a["decision"] == "allow", true }},

@@ -278,7 +278,7 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 		}
 		cwds = afterCd(cwds, p)
 		if t.Permission == "allow" && e.Session.Unreadable {
-			unsureBecause("the agent's command line cannot be read, so its flags are unknown")
+			unsureBecause("the agent's flags cannot all be read (its process not found above gotk, or rules passed where gotk cannot see them)")
 		}
 		d.Segments[i] = t
 	}
