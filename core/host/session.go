@@ -110,15 +110,21 @@ func AnswersOf(h permission.Host) Answers {
 
 // KnownSafe returns the host's own set of commands it runs without asking
 // whatever its approval policy — Codex's is_known_safe_command — or nil.
-// It applies where no rule of the host matched.
-func KnownSafe(h permission.Host) func(cmd string) bool {
+// It applies where no rule of the host matched. alone is false where the
+// host runs cmd without asking on a check that did not see all of it
+// (Crush's text check of a line bash runs as two commands): gotk then
+// steps aside and the host decides on the original.
+func KnownSafe(h permission.Host) func(cmd string) (safe, alone bool) {
+	sure := func(f func(string) bool) func(string) (bool, bool) {
+		return func(cmd string) (bool, bool) { return f(cmd), true }
+	}
 	switch h {
 	case permission.Codex:
-		return CodexKnownSafe
+		return sure(CodexKnownSafe)
 	case permission.Droid:
-		return DroidKnownSafe
+		return sure(DroidKnownSafe)
 	case permission.Crush:
-		return CrushSafe
+		return CrushSafeAlone
 	}
 	return nil
 }
