@@ -282,6 +282,15 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 		}
 		d.Segments[i] = t
 	}
+	if rules.LineForms != nil && len(s.Commands) > 0 {
+		// the host's own split of the line may join what bash runs apart
+		switch rules.Check(permission.Segment{Forms: rules.LineForms(req.Command)}).Verdict {
+		case permission.Deny:
+			anyDeny = true
+		case permission.Ask:
+			anyAsk = true
+		}
+	}
 	switch {
 	case anyDeny:
 		return permission.Deny, ""
