@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,30 +18,11 @@ import (
 // unknown, so the hook never allows. It needs node, no agent, and runs in
 // `make test`.
 func TestHookUnderLauncher(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds gotk and the hook")
-	}
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("needs node")
 	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := os.Getenv("GOTK_E2E_GOTK_BIN")
-	if bin == "" {
-		if _, err := os.Stat(filepath.Join(root, "go.work")); err != nil {
-			t.Skip("needs the repo's go.work to build gotk and the hook")
-		}
-		bin = t.TempDir()
-		build := exec.Command("go", "build", "-o", bin, "./runner/cmd/gotk", "./agents/claude/cmd/gotk-hook-claude")
-		build.Dir = root
-		build.Env = append(os.Environ(), "GOWORK="+filepath.Join(root, "go.work"))
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("go build: %v\n%s", err, out)
-		}
-	}
+	_, bin := repoBinaries(t, "./runner/cmd/gotk", "./agents/claude/cmd/gotk-hook-claude")
 	home := t.TempDir()
 	proj := filepath.Join(home, "proj")
 	// The launcher script runs the hook through a shell, as Claude Code
@@ -58,7 +40,8 @@ func TestHookUnderLauncher(t *testing.T) {
 	}
 	os.MkdirAll(proj, 0o755)
 	sdk := filepath.Join(home, "app/node_modules/@anthropic-ai/claude-agent-sdk/cli.js")
-	payload := `{"tool_name":"Bash","permission_mode":"default","cwd":` + quote(proj) + `,"tool_input":{"command":"git status"}}`
+	cwd, _ := json.Marshal(proj)
+	payload := `{"tool_name":"Bash","permission_mode":"default","cwd":` + string(cwd) + `,"tool_input":{"command":"git status"}}`
 	for _, c := range []struct {
 		name  string
 		argv  []string
@@ -85,8 +68,4 @@ func TestHookUnderLauncher(t *testing.T) {
 			t.Errorf("%s: allow=%v, want %v: %s", c.name, allow, c.allow, out)
 		}
 	}
-}
-
-func quote(s string) string {
-	return `"` + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `"`, `\"`) + `"`
 }
