@@ -76,4 +76,14 @@ func TestClaudeSettingsAsJSONParse(t *testing.T) {
 	if got := Load(Claude, env(home, home, nil)).Check(seg("make")).Verdict; got != Allow {
 		t.Errorf("flag true then false: make %v, want allow", got)
 	}
+	// a drop-in merged over the main file: the last that sets it decides
+	write(t, filepath.Join(home, "managed", "managed-settings.json"), `{"allowManagedPermissionRulesOnly": true}`)
+	write(t, filepath.Join(home, "managed", "managed-settings.d", "10-a.json"), `{"permissions": {}}`)
+	if got := Load(Claude, env(home, home, nil)).Check(seg("make")).Verdict; got != Default {
+		t.Errorf("main file true, drop-in silent: make %v, want default", got)
+	}
+	write(t, filepath.Join(home, "managed", "managed-settings.d", "20-b.json"), `{"allowManagedPermissionRulesOnly": false}`)
+	if got := Load(Claude, env(home, home, nil)).Check(seg("make")).Verdict; got != Allow {
+		t.Errorf("drop-in false over main true: make %v, want allow", got)
+	}
 }

@@ -174,7 +174,11 @@ func loadClaude(r *Rules, env Env) {
 	}
 	for _, f := range managed {
 		if doc := read(f); doc != nil {
-			managedOnly = managedOnly || doc["allowManagedPermissionRulesOnly"] == true
+			// drop-ins merge over the main file in name order: the last
+			// that sets the key decides
+			if v, ok := doc["allowManagedPermissionRulesOnly"]; ok {
+				managedOnly = v == true
+			}
 			r.addClaudeRules(doc, f.path, true)
 		}
 	}
