@@ -19,32 +19,11 @@ import (
 // session. Both are the real binaries, built here, run in the same world.
 // It needs no agent and runs in `make test`.
 func TestHookRewriteParity(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds every binary")
+	pkgs := []string{"./runner/cmd/gotk", "./runner/cmd/gotk-report"}
+	for _, a := range []string{"claude", "cursor", "gemini", "codex", "vibe", "copilot", "cline", "droid", "crush"} {
+		pkgs = append(pkgs, "./agents/"+a+"/cmd/gotk-hook-"+a)
 	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "go.work")); err != nil {
-		t.Skip("needs the repo's go.work to build the binaries")
-	}
-	// make e2e runs this package with GOWORK=off and hands over the
-	// binaries it built; make test builds them here, through the repo's
-	// go.work named explicitly (so GOWORK=off in the caller cannot hide it).
-	bin := os.Getenv("GOTK_E2E_GOTK_BIN")
-	if bin == "" {
-		bin = t.TempDir()
-		build := exec.Command("go", "build", "-o", bin, "./runner/cmd/gotk", "./runner/cmd/gotk-report")
-		for _, a := range []string{"claude", "cursor", "gemini", "codex", "vibe", "copilot", "cline", "droid", "crush"} {
-			build.Args = append(build.Args, "./agents/"+a+"/cmd/gotk-hook-"+a)
-		}
-		build.Dir = root
-		build.Env = append(os.Environ(), "GOWORK="+filepath.Join(root, "go.work"))
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("go build: %v\n%s", err, out)
-		}
-	}
+	root, bin := repoBinaries(t, pkgs...)
 
 	home := t.TempDir()
 	proj := filepath.Join(home, "proj")
@@ -57,6 +36,7 @@ func TestHookRewriteParity(t *testing.T) {
 		"proj/notes.txt":          "x\n",
 		"wrap/claude":             fakeHost,
 		"wrap/copilot":            fakeHost,
+		"wrap/droid":              fakeHost,
 	} {
 		p := filepath.Join(home, f)
 		os.MkdirAll(filepath.Dir(p), 0o755)
@@ -83,12 +63,13 @@ func TestHookRewriteParity(t *testing.T) {
 		return p == "allow", ok
 	}
 	variants := []variant{
+		// a hook finds its agent above it (without one it never allows)
 		{"claude", "default", func(c string) string {
 			return `{"tool_name":"Bash","permission_mode":"default","tool_input":{"command":` + js(c) + `}}`
-		}, "", nil, pd},
+		}, "", []string{filepath.Join(home, "wrap", "claude")}, pd},
 		{"claude", "bypass", func(c string) string {
 			return `{"tool_name":"Bash","permission_mode":"bypassPermissions","tool_input":{"command":` + js(c) + `}}`
-		}, "bypassPermissions", nil, pd},
+		}, "bypassPermissions", []string{filepath.Join(home, "wrap", "claude")}, pd},
 		{"claude", "session-disallowed", func(c string) string {
 			return `{"tool_name":"Bash","permission_mode":"default","tool_input":{"command":` + js(c) + `}}`
 		}, "", []string{filepath.Join(home, "wrap", "claude"), "--disallowedTools", "Bash(git status:*)", "--add-dir", "/etc"}, pd},
@@ -117,10 +98,10 @@ func TestHookRewriteParity(t *testing.T) {
 		// bypassPermissions stands for; off (or above) is no mode.
 		{"droid", "off", func(c string) string {
 			return `{"tool_name":"Execute","permission_mode":"off","tool_input":{"command":` + js(c) + `,"riskLevel":"low"}}`
-		}, "", nil, pd},
+		}, "", []string{filepath.Join(home, "wrap", "droid")}, pd},
 		{"droid", "risk-within", func(c string) string {
 			return `{"tool_name":"Execute","permission_mode":"auto-medium","tool_input":{"command":` + js(c) + `,"riskLevel":"medium"}}`
-		}, "bypassPermissions", nil, pd},
+		}, "bypassPermissions", []string{filepath.Join(home, "wrap", "droid")}, pd},
 		{"crush", "default", func(c string) string {
 			return `{"event":"PreToolUse","tool_name":"bash","tool_input":{"command":` + js(c) + `}}`
 		}, "", nil, func(a map[string]any) (bool, bool) { return a["decision"] == "allow", true }},
@@ -204,4 +185,34 @@ func sample(t *testing.T, path string, n int) []string {
 		out = append(out, all[i])
 	}
 	return out
+}
+
+// repoBinaries returns the repo's root and a directory holding its
+// binaries pkgs: make e2e runs this package with GOWORK=off and hands over
+// the binaries it built (GOTK_E2E_GOTK_BIN); make test builds them here,
+// through the repo's go.work named explicitly (so GOWORK=off in the caller
+// cannot hide it). It skips t in -short mode or outside the repo.
+func repoBinaries(t *testing.T, pkgs ...string) (root, bin string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds binaries")
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.work")); err != nil {
+		t.Skip("needs the repo's go.work to build the binaries")
+	}
+	if bin = os.Getenv("GOTK_E2E_GOTK_BIN"); bin != "" {
+		return root, bin
+	}
+	bin = t.TempDir()
+	build := exec.Command("go", append([]string{"build", "-o", bin}, pkgs...)...)
+	build.Dir = root
+	build.Env = append(os.Environ(), "GOWORK="+filepath.Join(root, "go.work"))
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return root, bin
 }

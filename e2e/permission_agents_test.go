@@ -122,6 +122,22 @@ var agentPermCases = []permCase{
 		},
 	},
 	{
+		agent: "droid", name: "denylist-newline",
+		setup: func(e *Env) {
+			droidSettings(e, map[string]any{"commandDenylist": []any{"chown -R"}})
+			e.Args = append([]string{"exec", "--auto", "high"}, e.Args[1:]...)
+		},
+		args: risk("low", "low", "low"),
+		calls: []permCall{
+			{"git status", "--auto high", Ran},
+			// Measured in 0.225.2: Droid matches each part of the line
+			// alone, splitting at newlines too (gotk, matching the whole
+			// line as well, leaves these to Droid).
+			{"chown me f; ls -R", "commandDenylist chown -R, the -R of another command on the line", Ran},
+			{"chown me f\nls -R", "commandDenylist chown -R, the -R on the next line", Ran},
+		},
+	},
+	{
 		agent: "droid", name: "blocklist",
 		setup: func(e *Env) {
 			droidSettings(e, map[string]any{"commandBlocklist": []any{"git log"}})

@@ -98,6 +98,33 @@ var permCases = []permCase{
 		},
 	},
 	{
+		// The Agent SDK runs its bundled binary, …/claude-agent-sdk-<platform>/
+		// claude, with its flags in the --name=value form.
+		agent: "claude", name: "agent-sdk-launcher",
+		setup: func(e *Env) {
+			e.exe = launchAs(e, filepath.Join("node_modules", "@anthropic-ai", "claude-agent-sdk-linux-x64", "claude"))
+			e.Args = append(e.Args, "--disallowedTools=Bash(git log:*)", "--settings", `{"permissions":{"ask":["Bash(git diff:*)"]}}`)
+		},
+		calls: []permCall{
+			{"git log -1", "--disallowedTools=Bash(git log:*)", Denied},
+			{"git diff", "--settings ask rule (-p cannot ask)", Refused},
+			{"git status", "read-only", Ran},
+		},
+	},
+	{
+		// Claude Code under a name gotk does not know: its flags are
+		// unknown, so the hook never allows; Claude decides alone.
+		agent: "claude", name: "unknown-launcher",
+		setup: func(e *Env) {
+			e.exe = launchAs(e, filepath.Join("bin", "agent-runner"))
+			e.Args = append(e.Args, "--settings", `{"permissions":{"ask":["Bash(git status:*)"]}}`)
+		},
+		calls: []permCall{
+			{"git status", "--settings ask rule gotk cannot see (-p cannot ask)", Refused},
+			{"git log -1", "read-only", Ran},
+		},
+	},
+	{
 		agent: "claude", name: "nested-claude-dir",
 		setup: func(e *Env) {
 			e.WriteFile(filepath.Join(e.Project, ".claude", "settings.json"), `{"permissions":{"deny":["Bash(git log:*)"]}}`)
@@ -323,4 +350,19 @@ func readFile(t testing.TB, p string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// launchAs links the agent's executable at rel under the run's home and
+// returns the link: the agent runs under that name.
+func launchAs(e *Env, rel string) string {
+	exe, err := filepath.EvalSymlinks(e.exe)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	link := filepath.Join(e.Home, "launch", rel)
+	os.MkdirAll(filepath.Dir(link), 0o755)
+	if err := os.Symlink(exe, link); err != nil {
+		e.T.Fatal(err)
+	}
+	return link
 }

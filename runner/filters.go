@@ -84,7 +84,7 @@ func (a *app) filtersTest(file string) int {
 	var specs []tomlfilter.Spec
 	var problems []tomlfilter.Problem
 	if file != "" {
-		data, err := os.ReadFile(file)
+		data, err := tomlfilter.ReadFile(file)
 		if err != nil {
 			return a.fail("filters test: %v", err)
 		}
@@ -183,7 +183,7 @@ func (a *app) trust(file string) int {
 			return a.fail("trust: no .gotk/filters.toml in %s or at its git root (give the file: gotk trust FILE)", env.Cwd)
 		}
 	}
-	data, err := os.ReadFile(file)
+	data, err := tomlfilter.ReadFile(file)
 	if err != nil {
 		return a.fail("trust: %v", err)
 	}

@@ -10,9 +10,9 @@ import (
 // {"command":…}}, updated_input a shallow-merge patch of the tool input; or
 // nil (no opinion). Crush checks its read-only list on the REWRITTEN
 // command before asking permission, so gotk answers "allow" exactly where
-// the original is on it (AllowRewrite: host.CrushSafe); every other rewrite
-// carries no decision and Crush asks (or not: allowed_tools, `crush run`,
-// --yolo) as it would have for the original.
+// the original is on it as one command (AllowRewrite: host.CrushSafeAlone);
+// every other rewrite carries no decision and Crush asks (or not:
+// allowed_tools, `crush run`, --yolo) as it would have for the original.
 func Handle(in []byte, d decision.Decider) []byte {
 	p, ok := hookio.ReadPayload(in)
 	if !ok || p.ToolName != "bash" {

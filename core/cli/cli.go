@@ -96,12 +96,27 @@ done:
 // and its errors read it, so neither can drift from the hosts defined).
 func HostList() string { return strings.Join(host.Names(), ", ") }
 
-func (e Env) engine(host string) *decision.Engine {
-	h := Hosts[host]
+func (e Env) engine(name string) *decision.Engine {
+	h := Hosts[name]
+	var eng *decision.Engine
 	if e.NewEngine != nil {
-		return e.NewEngine(h.Rules)
+		eng = e.NewEngine(h.Rules)
+	} else {
+		eng = decision.NewEngine(h.Rules)
 	}
-	return decision.NewEngine(h.Rules)
+	if load := eng.LoadSession; load != nil {
+		// Run by hand, outside any agent, gotk rewrite and explain preview
+		// a session started without flags; a hook under an agent gotk does
+		// not find stays unsure (host.ReadSession), and so does this run
+		// under one whose flags it cannot read.
+		eng.LoadSession = func() host.Session {
+			if s := load(); !s.Missing {
+				return s
+			}
+			return host.Session{}
+		}
+	}
+	return eng
 }
 
 func (e Env) decide(o options) decision.Decision {

@@ -119,7 +119,7 @@ type Engine struct {
 	// commands it runs without asking when no rule matches (Codex); both
 	// from core/host, for Host.
 	answers   host.Answers
-	knownSafe func(cmd string) bool
+	knownSafe func(cmd string) (safe, alone bool)
 	exclude   config.Exclusion
 	prefixes  [][]string
 	warnings  []string
@@ -264,11 +264,16 @@ func (e *Engine) Decide(req Request) Decision {
 
 	var why string
 	d.Permission, why = e.permit(rules, script, plans, req, cwd, &d)
-	if d.Permission == permission.Default && why == "" && e.knownSafe != nil && e.knownSafe(req.Command) {
-		d.Permission = permission.Allow
-		for i := range d.Segments {
-			if d.Segments[i].Permission == "default" {
-				d.Segments[i].Permission, d.Segments[i].PermissionRule = "allow", "the host's own known-safe commands"
+	if d.Permission == permission.Default && why == "" && e.knownSafe != nil {
+		switch safe, alone := e.knownSafe(req.Command); {
+		case safe && !alone:
+			why = "the host's own safe-command check passes the line without seeing each command bash runs"
+		case safe:
+			d.Permission = permission.Allow
+			for i := range d.Segments {
+				if d.Segments[i].Permission == "default" {
+					d.Segments[i].Permission, d.Segments[i].PermissionRule = "allow", "the host's own known-safe commands"
+				}
 			}
 		}
 	}

@@ -278,9 +278,18 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 		}
 		cwds = afterCd(cwds, p)
 		if t.Permission == "allow" && e.Session.Unreadable {
-			unsureBecause("the agent's command line cannot be read, so its flags are unknown")
+			unsureBecause("the agent's flags cannot all be read (its process not found above gotk, or rules passed where gotk cannot see them)")
 		}
 		d.Segments[i] = t
+	}
+	if rules.LineForms != nil && len(s.Commands) > 0 {
+		// the host's own split of the line may join what bash runs apart
+		switch rules.Check(permission.Segment{Forms: rules.LineForms(req.Command)}).Verdict {
+		case permission.Deny:
+			anyDeny = true
+		case permission.Ask:
+			anyAsk = true
+		}
 	}
 	switch {
 	case anyDeny:

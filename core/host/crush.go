@@ -3,6 +3,8 @@ package host
 import (
 	"runtime"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // crushSafe are the commands Crush runs without asking
@@ -16,10 +18,13 @@ var crushSafe = []string{"cal", "date", "df", "du", "echo", "env", "free", "grou
 var crushSafeWindows = []string{"ipconfig", "nslookup", "ping", "systeminfo", "tasklist", "where"}
 
 // CrushSafe reports whether Crush's bash tool runs cmd without asking, as
-// Crush decides it: no `;`, `|`, `&&`, `$(` or backquote anywhere, and the
-// command, lower-cased, starts with one of its read-only commands followed
-// by its end, a blank or a dash. Crush checks the REWRITTEN command, which
-// starts with gotk: where the original passes, the hook must allow.
+// Crush decides it (internal/agent/tools/bash.go, containsCommandChaining
+// and the prefix loop): it does not split the line, it looks for `;`, `|`,
+// `&&`, `$(` or a backquote anywhere in the raw text, and then requires
+// the command, lower-cased, to start with one of its read-only commands
+// followed by its end, a blank or a dash. Crush checks the REWRITTEN
+// command, which starts with gotk: where the original passes, the hook
+// must allow.
 func CrushSafe(cmd string) bool {
 	for _, c := range []string{";", "|", "&&", "$(", "`"} {
 		if strings.Contains(cmd, c) {
@@ -37,4 +42,23 @@ func CrushSafe(cmd string) bool {
 		}
 	}
 	return false
+}
+
+// CrushSafeAlone reports whether cmd passes CrushSafe as ONE command: its
+// text, parsed as bash, is a single simple command. Crush's check passes
+// `ls -la & rm -rf /tmp/x` and `ls -la<newline>rm -rf /tmp/x`, which bash
+// runs as two commands: Crush runs those without asking, but gotk does not
+// put its allow on a command the check never looked at — it steps aside
+// (no rewrite), and Crush decides on the original exactly as without gotk.
+func CrushSafeAlone(cmd string) (safe, alone bool) {
+	if !CrushSafe(cmd) {
+		return false, true
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return true, false
+	}
+	st := f.Stmts[0]
+	_, simple := st.Cmd.(*syntax.CallExpr)
+	return true, simple && !st.Background && !st.Coprocess && !st.Negated
 }

@@ -2,6 +2,7 @@ package host
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -12,8 +13,13 @@ import (
 type Session struct {
 	// Found: the agent's process was found above the hook.
 	Found bool
-	// Unreadable: the process table could not be read, so flags that deny
-	// may be in force unseen; gotk then never answers allow.
+	// Missing: no process of the host was found above the hook, whose
+	// flags may deny (Unreadable is set too).
+	Missing bool
+	// Unreadable: flags that deny may be in force unseen — the process
+	// table could not be read, the agent's process was not found above the
+	// hook (a launcher gotk does not know), or its flags hand rules over
+	// another channel; gotk then never answers allow.
 	Unreadable bool
 	// Rules are the permission rules and settings the flags add.
 	Rules permission.Session
@@ -30,13 +36,22 @@ type Session struct {
 func ReadSession(h permission.Host, p Procs, pid int) Session {
 	var is func([]string) bool
 	var parse func([]string) Session
+	// unseenDenies: flags of this host that deny may be in force when its
+	// process is not found (a launcher gotk does not know, a renamed
+	// binary), so not finding it is "unsure", never "no flags". Copilot
+	// CLI is not among them: gotk allows there only on a flag it has seen
+	// (--allow-all-tools), and VS Code's Copilot runs hooks with no CLI
+	// above them at all.
+	unseenDenies := true
 	switch h {
 	case permission.Claude:
-		is, parse = isProgram("claude", "@anthropic-ai/claude-code"), parseClaude
+		// The Agent SDK runs its bundled native binary (…/claude-agent-sdk-
+		// linux-x64/claude) or, before 0.2, `node …/claude-agent-sdk/cli.js`.
+		is, parse = isProgram([]string{"claude", "claude.exe"}, "@anthropic-ai/claude-code", "@anthropic-ai/claude-agent-sdk"), parseClaude
 	case Copilot:
-		is, parse = isProgram("copilot", "@github/copilot"), parseCopilot
+		is, parse, unseenDenies = isProgram([]string{"copilot"}, "@github/copilot"), parseCopilot, false
 	case permission.Droid:
-		is, parse = isProgram("droid", "@factory/cli"), parseDroid
+		is, parse = isProgram([]string{"droid"}, "@factory/cli"), parseDroid
 	default:
 		return Session{}
 	}
@@ -45,7 +60,7 @@ func ReadSession(h permission.Host, p Procs, pid int) Session {
 		return Session{Unreadable: true}
 	}
 	if !found {
-		return Session{}
+		return Session{Unreadable: unseenDenies, Missing: unseenDenies}
 	}
 	s := parse(argv)
 	s.Found = true
@@ -95,15 +110,21 @@ func AnswersOf(h permission.Host) Answers {
 
 // KnownSafe returns the host's own set of commands it runs without asking
 // whatever its approval policy — Codex's is_known_safe_command — or nil.
-// It applies where no rule of the host matched.
-func KnownSafe(h permission.Host) func(cmd string) bool {
+// It applies where no rule of the host matched. alone is false where the
+// host runs cmd without asking on a check that did not see all of it
+// (Crush's text check of a line bash runs as two commands): gotk then
+// steps aside and the host decides on the original.
+func KnownSafe(h permission.Host) func(cmd string) (safe, alone bool) {
+	sure := func(f func(string) bool) func(string) (bool, bool) {
+		return func(cmd string) (bool, bool) { return f(cmd), true }
+	}
 	switch h {
 	case permission.Codex:
-		return CodexKnownSafe
+		return sure(CodexKnownSafe)
 	case permission.Droid:
-		return DroidKnownSafe
+		return sure(DroidKnownSafe)
 	case permission.Crush:
-		return CrushSafe
+		return CrushSafeAlone
 	}
 	return nil
 }
@@ -111,18 +132,28 @@ func KnownSafe(h permission.Host) func(cmd string) bool {
 // Copilot is Copilot CLI's host name (it has no rule files gotk reads).
 const Copilot permission.Host = "copilot"
 
-// isProgram: the program, or the script an interpreter runs (node cli.js),
-// is name or lives in a package of that name.
-func isProgram(name, pkg string) func([]string) bool {
+// isProgram: the program, or the script an interpreter runs (node [its
+// options] cli.js), is one of names or lives in one of pkgs (a package
+// name, or a prefix of one: "@anthropic-ai/claude-agent-sdk" also holds
+// "@anthropic-ai/claude-agent-sdk-linux-x64/claude").
+func isProgram(names []string, pkgs ...string) func([]string) bool {
 	return func(argv []string) bool {
 		for i, a := range argv {
-			if i > 1 {
-				break
+			if i > 0 && strings.HasPrefix(a, "-") {
+				// an interpreter's own option (node --max-old-space-size=…);
+				// one taking a separate value hides the script, and an
+				// agent not found is unsure, not unflagged
+				continue
 			}
-			if filepath.Base(a) == name || strings.Contains(a, pkg+"/") || strings.Contains(a, pkg+`\`) {
+			if slices.Contains(names, filepath.Base(a)) {
 				return true
 			}
-			if i == 0 && !isInterpreter(filepath.Base(a)) {
+			for _, pkg := range pkgs {
+				if strings.Contains(a, pkg+"/") || strings.Contains(a, pkg+`\`) {
+					return true
+				}
+			}
+			if i > 0 || !isInterpreter(filepath.Base(a)) {
 				break
 			}
 		}
@@ -226,8 +257,21 @@ func parseClaude(argv []string) Session {
 		s.Mode = m[len(m)-1]
 	}
 	for _, a := range argv[1:] {
-		if a == "--dangerously-skip-permissions" {
+		if a == "--" {
+			break
+		}
+		name, _, _ := strings.Cut(a, "=")
+		switch name {
+		case "--dangerously-skip-permissions":
 			s.Mode = "bypassPermissions"
+		case "--initialize-fields", "--managed-settings-in-initialize", "--await-claim",
+			"--managed-settings", "--project-config-root":
+			// The Agent SDK hands settings, disallowed tools or managed
+			// settings over stdin (its *Delivery: "initialize" options, a
+			// prewarmed process claimed later), passes managed settings
+			// inline, or moves the project's settings to another checkout:
+			// rules gotk does not see or place decide.
+			s.Unreadable = true
 		}
 	}
 	return s

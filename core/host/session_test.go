@@ -60,8 +60,9 @@ func TestReadSessionClaude(t *testing.T) {
 	if s := ReadSession(permission.Claude, procs, 100); !s.Found || s.Mode != "bypassPermissions" {
 		t.Errorf("node cli.js: %+v", s)
 	}
-	// no claude above: no session, not unreadable
-	if s := ReadSession(permission.Claude, fakeProcs{100: {[]string{"hook"}, 1}}, 100); s.Found || s.Unreadable {
+	// no claude above (a launcher gotk does not know): its flags may deny
+	// unseen, so the session is unsure
+	if s := ReadSession(permission.Claude, fakeProcs{100: {[]string{"hook"}, 1}}, 100); s.Found || !s.Unreadable {
 		t.Errorf("no claude: %+v", s)
 	}
 	// a process table gotk cannot read: unreadable
@@ -115,4 +116,74 @@ func TestProcFS(t *testing.T) {
 		t.Errorf("Parent = %d, %v", got, err)
 	}
 	_ = strconv.Itoa
+}
+
+// TestReadSessionLaunchers: every way the Claude Agent SDK (and npm, and
+// the native installer) starts Claude Code is found and its flags read; a
+// launcher gotk does not know is unsure (no allow) for a host whose flags
+// can deny, never "no flags".
+func TestReadSessionLaunchers(t *testing.T) {
+	deny := "--disallowedTools=Bash(git status),Read"
+	for _, c := range []struct {
+		name string
+		argv []string
+		host permission.Host
+		want string // "found", "unsure", "none"
+	}{
+		{"sdk cli.js", []string{"node", "/app/node_modules/@anthropic-ai/claude-agent-sdk/cli.js", "--output-format", "stream-json", deny}, permission.Claude, "found"},
+		{"sdk cli.js, node options", []string{"/usr/bin/node", "--max-old-space-size=4096", "--no-warnings", "/app/node_modules/@anthropic-ai/claude-agent-sdk/cli.js", deny}, permission.Claude, "found"},
+		{"sdk cli.js under bun", []string{"bun", "/app/node_modules/@anthropic-ai/claude-agent-sdk/cli.js", deny}, permission.Claude, "found"},
+		{"sdk native binary", []string{"/app/node_modules/@anthropic-ai/claude-agent-sdk-linux-x64/claude", "--output-format", "stream-json", deny}, permission.Claude, "found"},
+		{"python sdk bundled", []string{"/venv/lib/python3.12/site-packages/claude_agent_sdk/_bundled/claude", deny}, permission.Claude, "found"},
+		{"windows exe", []string{"claude.exe", deny}, permission.Claude, "found"},
+		{"unknown launcher", []string{"/opt/agent/bin/my-agent", deny}, permission.Claude, "unsure"},
+		{"node, unknown script", []string{"node", "/opt/agent/run.js", deny}, permission.Claude, "unsure"},
+		{"node option value hides the script", []string{"node", "--require", "/x/preload.js", "/app/node_modules/@anthropic-ai/claude-agent-sdk/cli.js", deny}, permission.Claude, "unsure"},
+		{"droid unknown launcher", []string{"/opt/factory/agent"}, permission.Droid, "unsure"},
+		{"copilot not found: no allow flag seen", []string{"/opt/code/code-helper"}, Copilot, "none"},
+	} {
+		procs := fakeProcs{100: {[]string{"gotk-hook"}, 90}, 90: {c.argv, 1}}
+		s := ReadSession(c.host, procs, 100)
+		got := "none"
+		switch {
+		case s.Found && !s.Unreadable:
+			got = "found"
+		case s.Unreadable:
+			got = "unsure"
+		}
+		if got != c.want {
+			t.Errorf("%s: %s, want %s (%+v)", c.name, got, c.want, s)
+			continue
+		}
+		if got == "found" && c.host == permission.Claude && !reflect.DeepEqual(s.Rules.Deny, []string{"Bash(git status)", "Read"}) {
+			t.Errorf("%s: deny %q", c.name, s.Rules.Deny)
+		}
+	}
+}
+
+// TestReadSessionSDKOutOfBand: the Agent SDK's ways of passing rules
+// outside the command line (over stdin at initialize, a prewarmed process
+// claimed later, inline managed settings, another checkout's project
+// settings) leave the session unsure.
+func TestReadSessionSDKOutOfBand(t *testing.T) {
+	sdk := "/app/node_modules/@anthropic-ai/claude-agent-sdk-linux-x64/claude"
+	for _, extra := range [][]string{
+		{"--await-initialize", "--initialize-fields=settings,disallowedTools"},
+		{"--await-initialize", "--managed-settings-in-initialize"},
+		{"--await-claim"},
+		{"--managed-settings", `{"permissions":{"deny":["Bash"]}}`},
+		{"--project-config-root=/src/main"},
+	} {
+		argv := append([]string{sdk, "--output-format", "stream-json"}, extra...)
+		s := ReadSession(permission.Claude, fakeProcs{100: {[]string{"hook"}, 90}, 90: {argv, 1}}, 100)
+		if !s.Found || !s.Unreadable {
+			t.Errorf("%q: %+v, want found and unsure", extra, s)
+		}
+	}
+	// plain SDK flags alone are read, not unsure
+	argv := []string{sdk, "--output-format", "stream-json", "--permission-mode=acceptEdits", "--setting-sources=", "--settings", `{"permissions":{}}`}
+	s := ReadSession(permission.Claude, fakeProcs{100: {[]string{"hook"}, 90}, 90: {argv, 1}}, 100)
+	if !s.Found || s.Unreadable || s.Mode != "acceptEdits" || s.Rules.Sources == nil || len(s.Rules.Sources) != 0 || len(s.Rules.Settings) != 1 {
+		t.Errorf("plain sdk flags: %+v", s)
+	}
 }

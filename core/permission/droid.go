@@ -148,6 +148,7 @@ func loadDroid(r *Rules, env Env) {
 			r.Ask = append(r.Ask, Rule{Pattern: p, Raw: p, Source: "commandDenylist", test: m})
 		}
 	}
+	r.LineForms = droidLineForms
 	r.Ask = append(r.Ask,
 		Rule{Pattern: "safeguards", Raw: "rm -r, chmod/chown -R, mkfs, dd of=/dev, power", Source: "Droid's built-in safeguards", test: droidSafeguard},
 		Rule{Pattern: "git commit|push", Raw: "git commit, git push", Source: "Droid Shield (it scans only when git is the program)", test: droidShield})
@@ -438,3 +439,67 @@ func withGotk(test func(string) bool) func(string) bool {
 }
 
 var droidWordEnd = lazyRE(`\w$`)
+
+// droidLineForms are the whole line as typed, with its quotes and escapes
+// removed, and with every word that names a path by its base name. Droid
+// splits a line with its own scanner (on ; | & && || and newlines outside
+// what it takes for quotes, which a quote in a comment or a heredoc body
+// throws off) and matches each part, dequoted, its program by base name.
+// A list entry's pattern never spans ; & or |, so whatever it matches in
+// one of Droid's parts it also matches in these; it may match more (across
+// a newline bash splits at), which costs only a rewrite: Droid then judges
+// the original itself.
+func droidLineForms(line string) []string {
+	forms := []string{line}
+	unq := droidDequote(line)
+	if unq != line {
+		forms = append(forms, unq)
+	}
+	fs := strings.FieldsFunc(unq, unicode.IsSpace)
+	changed := false
+	for i, f := range fs {
+		if j := strings.LastIndexByte(f, '/'); j >= 0 && j < len(f)-1 {
+			fs[i], changed = f[j+1:], true
+		}
+	}
+	if changed {
+		forms = append(forms, strings.Join(fs, " "))
+	}
+	return forms
+}
+
+// droidDequote removes quotes and backslash escapes as Droid's word
+// reader does (a backslash-newline joins lines), keeping every other
+// character where it is.
+func droidDequote(s string) string {
+	var b strings.Builder
+	single, double := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case single:
+			if c == '\'' {
+				single = false
+			} else {
+				b.WriteByte(c)
+			}
+		case c == '\\' && i+1 < len(s):
+			n := s[i+1]
+			if double && n != '$' && n != '`' && n != '"' && n != '\\' && n != '\n' {
+				b.WriteByte(c)
+				continue
+			}
+			if n != '\n' {
+				b.WriteByte(n)
+			}
+			i++
+		case c == '\'' && !double:
+			single = true
+		case c == '"':
+			double = !double
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}

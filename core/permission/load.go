@@ -141,50 +141,78 @@ func loadClaude(r *Rules, env Env) {
 		files = append(files, file{path: s})
 	}
 	md := claudeManagedDir(env)
-	files = append(files, file{path: filepath.Join(md, "managed-settings.json")})
+	managed := []file{{path: filepath.Join(md, "managed-settings.json")}}
 	if drop, err := filepath.Glob(filepath.Join(md, "managed-settings.d", "*.json")); err == nil {
 		sort.Strings(drop)
 		for _, d := range drop {
-			files = append(files, file{path: d})
+			managed = append(managed, file{path: d})
 		}
 	}
+	// Managed settings first: their allowManagedPermissionRulesOnly makes
+	// Claude ignore the rules of every other settings file (user, project,
+	// local, --settings) and --allowedTools; --disallowedTools still holds.
+	managedOnly := false
 	seen := map[string]bool{}
-	for _, f := range files {
+	read := func(f file) map[string]any {
 		if f.inline == "" {
 			if seen[f.path] {
-				continue
+				return nil
 			}
 			seen[f.path] = true
 		}
-		var doc struct {
-			Permissions struct {
-				Allow, Ask, Deny      []any
-				AdditionalDirectories []any `json:"additionalDirectories"`
-			} `json:"permissions"`
-		}
+		var doc map[string]any
 		if f.inline != "" {
 			if err := parseJSONC([]byte(f.inline), &doc); err != nil {
 				r.unreadable("gotk: --settings: %v", oneLine(err.Error()))
-				continue
+				return nil
 			}
 			r.Sources = append(r.Sources, "--settings")
 		} else if !r.readJSON(env, f.path, &doc) {
-			continue
+			return nil
 		}
-		r.add(&r.Deny, doc.Permissions.Deny, f.path, "Bash")
-		r.add(&r.Ask, doc.Permissions.Ask, f.path, "Bash")
-		r.add(&r.Allow, doc.Permissions.Allow, f.path, "Bash")
-		for _, d := range doc.Permissions.AdditionalDirectories {
-			if s, ok := d.(string); ok && s != "" {
-				r.Dirs = append(r.Dirs, s)
+		return doc
+	}
+	for _, f := range managed {
+		if doc := read(f); doc != nil {
+			// drop-ins merge over the main file in name order: the last
+			// that sets the key decides
+			if v, ok := doc["allowManagedPermissionRulesOnly"]; ok {
+				managedOnly = v == true
 			}
+			r.addClaudeRules(doc, f.path, true)
+		}
+	}
+	for _, f := range files {
+		if doc := read(f); doc != nil {
+			r.addClaudeRules(doc, f.path, !managedOnly)
 		}
 	}
 	r.add(&r.Deny, anys(env.Session.Deny), "--disallowedTools", "Bash")
-	r.add(&r.Allow, anys(env.Session.Allow), "--allowedTools", "Bash")
+	if !managedOnly {
+		r.add(&r.Allow, anys(env.Session.Allow), "--allowedTools", "Bash")
+	}
 	r.Dirs = append(r.Dirs, env.Session.Dirs...)
 	if proj != "" {
 		r.Dirs = append([]string{proj}, r.Dirs...)
+	}
+}
+
+// addClaudeRules adds one Claude settings document's permission rules
+// (when rules is set) and its additional directories. The document was
+// decoded as JavaScript's JSON.parse reads it: keys compared exactly, the
+// last of duplicate keys kept.
+func (r *Rules) addClaudeRules(doc map[string]any, source string, rules bool) {
+	perms, _ := doc["permissions"].(map[string]any)
+	list := func(k string) []any { l, _ := perms[k].([]any); return l }
+	if rules {
+		r.add(&r.Deny, list("deny"), source, "Bash")
+		r.add(&r.Ask, list("ask"), source, "Bash")
+		r.add(&r.Allow, list("allow"), source, "Bash")
+	}
+	for _, d := range list("additionalDirectories") {
+		if s, ok := d.(string); ok && s != "" {
+			r.Dirs = append(r.Dirs, s)
+		}
 	}
 }
 

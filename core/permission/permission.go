@@ -83,7 +83,12 @@ type Rules struct {
 	// and ask rules are unknown. The decision package then treats every
 	// command as denied: gotk steps aside and the host decides alone.
 	Unreadable bool
-	match      func(pattern, cmd string) bool
+	// LineForms, when set, are spellings of the WHOLE line that deny and
+	// ask rules are also tested against, beside each simple command: a
+	// host that splits a line otherwise than bash (Droid) may match a rule
+	// across what bash runs as two commands.
+	LineForms func(line string) []string
+	match     func(pattern, cmd string) bool
 	// ranked: the highest-priority matching rule wins (see Rule.Priority).
 	ranked bool
 }

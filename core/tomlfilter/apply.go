@@ -73,6 +73,53 @@ type Result struct {
 	// Cut counts the lines left out by head/tail/max_lines, Truncated the
 	// lines shortened by truncate_lines_at.
 	Cut, Truncated int
+	// Capped: replace rules made more than twice the input plus
+	// GrowthLimit bytes; what followed was left out.
+	Capped bool
+}
+
+// GrowthLimit is how many bytes replace rules may add to an output beyond
+// twice its size, all lines together; beyond it the rest is left out
+// (Result.Capped).
+const GrowthLimit = 1 << 16
+
+// replaceCapped is re.ReplaceAllString(src, repl) that stops once the
+// result holds more than max bytes: it then returns the first max bytes
+// (whole UTF-8 characters) and true.
+func replaceCapped(re *regexp.Regexp, src, repl string, max int) (string, bool) {
+	if max < 0 {
+		max = 0
+	}
+	ms := re.FindAllStringSubmatchIndex(src, -1)
+	if len(ms) == 0 {
+		if len(src) > max {
+			return cutUTF8([]byte(src), max), true
+		}
+		return src, false
+	}
+	var b []byte
+	last := 0
+	for _, m := range ms {
+		b = append(b, src[last:m[0]]...)
+		b = re.ExpandString(b, repl, src, m)
+		last = m[1]
+		if len(b) > max {
+			return cutUTF8(b, max), true
+		}
+	}
+	b = append(b, src[last:]...)
+	if len(b) > max {
+		return cutUTF8(b, max), true
+	}
+	return string(b), false
+}
+
+// cutUTF8 is the first n bytes of b, less a character it would split.
+func cutUTF8(b []byte, n int) string {
+	for n > 0 && n < len(b) && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return string(b[:n])
 }
 
 // Options change Apply for a run that failed.
@@ -100,13 +147,27 @@ func (f *Filter) Apply(lines []string, o Options) Result {
 			}
 		}
 	}
+	capped := false
 	if len(f.replace) > 0 {
+		// Replacements may grow the text (each rule applies to the last
+		// one's result: forty that double it are 2^40 times the line), so
+		// what they make is held to twice the input plus GrowthLimit.
+		budget := GrowthLimit
+		for _, l := range lines {
+			budget += 2 * (len(l) + 1)
+		}
 		for i, l := range lines {
 			l, cr := body(l)
 			for k, re := range f.replace {
-				l = re.ReplaceAllString(l, f.Replace[k].Replacement)
+				if l, capped = replaceCapped(re, l, f.Replace[k].Replacement, budget-len(cr)); capped {
+					break
+				}
 			}
 			lines[i] = l + cr
+			if budget -= len(lines[i]) + 1; capped || budget <= 0 {
+				lines, capped = lines[:i+1], true
+				break
+			}
 		}
 	}
 	if len(f.matchOut) > 0 && !o.Failed {
@@ -122,7 +183,7 @@ func (f *Filter) Apply(lines []string, o Options) Result {
 			if u := f.matchUnless[k]; u != nil && u.MatchString(blob) {
 				continue
 			}
-			return Result{Lines: []string{f.MatchOutput[k].Message}, Message: true}
+			return Result{Lines: []string{f.MatchOutput[k].Message}, Message: true, Capped: capped}
 		}
 	}
 	if len(f.lines) > 0 {
@@ -134,7 +195,7 @@ func (f *Filter) Apply(lines []string, o Options) Result {
 		}
 		lines = kept
 	}
-	var res Result
+	res := Result{Capped: capped}
 	if n := f.TruncateLinesAt; n > 0 {
 		for i, l := range lines {
 			if l, cr := body(l); utf8.RuneCountInString(l) > n {
@@ -170,7 +231,7 @@ func (f *Filter) Apply(lines []string, o Options) Result {
 		res.Cut += dropped
 	}
 	if strings.TrimSpace(strings.Join(lines, "\n")) == "" && f.OnEmpty != "" && !o.Failed {
-		return Result{Lines: []string{f.OnEmpty}, Message: true, Cut: res.Cut}
+		return Result{Lines: []string{f.OnEmpty}, Message: true, Cut: res.Cut, Capped: capped}
 	}
 	res.Lines = lines
 	return res

@@ -4,6 +4,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -135,6 +137,7 @@ const (
 	Untrusted Trust = iota // never trusted: ignored
 	Trusted                // pinned, and its content is the pinned one
 	Changed                // pinned, but its content changed since: ignored
+	TooLarge               // over MaxFileSize: never read, ignored
 )
 
 func (t Trust) String() string {
@@ -143,8 +146,54 @@ func (t Trust) String() string {
 		return "trusted"
 	case Changed:
 		return "changed since `gotk trust`: untrusted"
+	case TooLarge:
+		return fmt.Sprintf("larger than %d bytes: ignored", MaxFileSize)
 	}
 	return "untrusted (run `gotk trust` to use it)"
+}
+
+// MaxFileSize bounds a filter file gotk reads. Filter files are read on
+// hook calls, and a project's own is read before it is known to be
+// trusted: a larger one is refused after a stat, never read.
+const MaxFileSize = 1 << 20
+
+// TooLargeError is a filter file over MaxFileSize.
+type TooLargeError struct {
+	Path string
+	Size int64
+}
+
+func (e *TooLargeError) Error() string { return e.Path + ": " + e.Reason() }
+
+// Reason is the error without the file's name.
+func (e *TooLargeError) Reason() string {
+	return fmt.Sprintf("%d bytes, larger than the %d a filter file may have; its filters are ignored", e.Size, MaxFileSize)
+}
+
+// ReadFile reads a filter file of at most MaxFileSize bytes; a larger one
+// is a *TooLargeError, found by its size before any of it is read (a file
+// that grows while it is read too).
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > MaxFileSize {
+		return nil, &TooLargeError{path, fi.Size()}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileSize {
+		return nil, &TooLargeError{path, int64(len(data))}
+	}
+	return data, nil
 }
 
 // pins is the trust file: absolute path → pin.
@@ -229,16 +278,27 @@ func Abs(e Env, path string) string {
 // exactly what was pinned). warn, when set, is the one warning line for a
 // file that changed since it was trusted; it is returned once (the pin
 // remembers it was said).
+//
+// A file over MaxFileSize is TooLarge, with a warning naming it and its
+// size; an unpinned one is Untrusted without being read.
 func CheckTrust(e Env, path string) (t Trust, data []byte, warn string) {
 	abs := Abs(e, path)
-	data, err := os.ReadFile(abs)
-	if err != nil {
+	if fi, err := os.Stat(abs); err != nil {
 		return Untrusted, nil, ""
+	} else if fi.Size() > MaxFileSize {
+		return TooLarge, nil, "gotk: " + (&TooLargeError{abs, fi.Size()}).Error()
 	}
 	p := readPins(e)
 	pn, ok := p[abs]
+	if !ok {
+		return Untrusted, nil, ""
+	}
+	data, err := ReadFile(abs)
+	var big *TooLargeError
 	switch {
-	case !ok:
+	case errors.As(err, &big):
+		return TooLarge, nil, "gotk: " + big.Error()
+	case err != nil:
 		return Untrusted, nil, ""
 	case pn.SHA256 == digest(data):
 		return Trusted, data, ""
@@ -255,7 +315,7 @@ func CheckTrust(e Env, path string) (t Trust, data []byte, warn string) {
 // TrustPath pins the file's current content.
 func TrustPath(e Env, path string) (abs, sum string, err error) {
 	abs = Abs(e, path)
-	data, err := os.ReadFile(abs)
+	data, err := ReadFile(abs)
 	if err != nil {
 		return abs, "", err
 	}
@@ -322,7 +382,7 @@ func (f Files) Read(s Source) ([]byte, error) {
 	if d, ok := f.Data[s.Path]; ok {
 		return d, nil
 	}
-	return os.ReadFile(s.Path)
+	return ReadFile(s.Path)
 }
 
 // Load parses every file in force, highest precedence first, and returns
@@ -334,7 +394,11 @@ func Load(e Env) (Files, []Spec, []Problem) {
 	for _, s := range f.Sources {
 		data, err := f.Read(s)
 		if err != nil {
-			if !errors.Is(err, fs.ErrNotExist) {
+			var big *TooLargeError
+			switch {
+			case errors.As(err, &big):
+				problems = append(problems, Problem{File: s.Path, Msg: big.Reason()})
+			case !errors.Is(err, fs.ErrNotExist):
 				problems = append(problems, Problem{File: s.Path, Msg: oneLine(err.Error())})
 			}
 			continue

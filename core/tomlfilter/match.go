@@ -1,6 +1,7 @@
 package tomlfilter
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -74,6 +75,10 @@ func LoadMatcher(e Env) *Matcher {
 		if !ok || ce.MtimeNS != fi.ModTime().UnixNano() || ce.Size != fi.Size() || ce.SHA256 != sum {
 			data, err := f.Read(s)
 			if err != nil {
+				var big *TooLargeError
+				if errors.As(err, &big) {
+					m.Warnings = append(m.Warnings, "gotk: "+big.Error())
+				}
 				continue
 			}
 			specs, problems := Parse(s.Path, data)

@@ -3,7 +3,6 @@ package filter
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 
@@ -38,6 +37,9 @@ func (t tomlFilter) Render(in Input) (Output, error) {
 	}
 	res := t.f.Apply(splitRaw(src), tomlfilter.Options{Failed: in.Exit != 0, Notes: tomlfilter.Notes{Where: in.Recall()}})
 	out := res.Lines
+	if res.Capped {
+		out = append(out, fmt.Sprintf("... (the filter's replace rules made over twice the output and %d bytes: the rest is left out; %s)", tomlfilter.GrowthLimit, in.Recall()))
+	}
 	if res.Truncated > 0 {
 		out = append(out, fmt.Sprintf("... (%s cut at %d characters; %s)", plural(res.Truncated, "line", "lines"), t.f.TruncateLinesAt, in.Recall()))
 	}
@@ -130,7 +132,7 @@ func userFilter(handler string) Filter {
 		data = d
 	} else {
 		var err error
-		if data, err = os.ReadFile(path); err != nil {
+		if data, err = tomlfilter.ReadFile(path); err != nil {
 			return nil
 		}
 	}

@@ -123,6 +123,12 @@ func TestTOMLFidelity(t *testing.T) {
 	if string(out.Stdout) != hostile+"\r\n" {
 		t.Errorf("bytes: %q", out.Stdout)
 	}
+	// replace rules that grow the text without end: capped, and said so
+	f, in = tomlInput("head_lines = 1\n"+strings.Repeat("[[filters.t.replace]]\npattern = '.+'\nreplacement = '$0$0'\n", 40), "ab\ncd\n", "", 0)
+	out, _ = f.Render(in)
+	if len(out.Stdout) > 2*tomlfilter.GrowthLimit || !strings.HasSuffix(string(out.Stdout), "the rest is left out; gotk recall TEST01)\n") {
+		t.Errorf("growth: %d bytes, ends %q", len(out.Stdout), out.Stdout[max(0, len(out.Stdout)-120):])
+	}
 	// a truncated line says so
 	f, in = tomlInput("truncate_lines_at = 5\n", "abcdefgh\n", "", 0)
 	out, _ = f.Render(in)

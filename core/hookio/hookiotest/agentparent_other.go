@@ -2,4 +2,4 @@
 
 package hookiotest
 
-func underAgent(string) {}
+func underAgent(string, string) {}

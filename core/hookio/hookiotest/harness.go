@@ -14,7 +14,7 @@ import (
 // Main is an agent module's TestMain: it lets testscript scenarios run the
 // hook binary by name, and runs benchmarks under the agent's name (Bench).
 func Main(m *testing.M, binary string, main func()) {
-	underAgent(strings.TrimPrefix(binary, "gotk-hook-"))
+	underAgent(strings.TrimPrefix(binary, "gotk-hook-"), binary)
 	testscript.Main(m, map[string]func(){binary: main})
 }
 
