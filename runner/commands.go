@@ -270,6 +270,9 @@ func (a *app) recall(c recallCmd) int {
 		}
 		c.ID = last
 	}
+	if code, ok := a.recallRaw(dbPath, c.ID, from, to); ok {
+		return code
+	}
 	if slices.Contains(spooled, strings.ToLower(c.ID)) {
 		out, note, err := a.spooledOutput(dbPath, strings.ToLower(c.ID))
 		if err != nil {
@@ -298,7 +301,11 @@ func (a *app) recall(c recallCmd) int {
 	} else {
 		a.stdout.Write(e.Raw)
 	}
-	if e.KeptSize < e.RawSize {
+	switch {
+	case e.KeptSize == 0 && e.RawSize > 0:
+		fmt.Fprintf(a.stderr, "gotk: recall: the raw output of %s (%d bytes) is no longer kept: the store drops the oldest raw files past %s together, oldest first\n", e.ID, e.RawSize, sizeName(store.MaxRawTotal))
+		return exitFail
+	case e.KeptSize < e.RawSize:
 		fmt.Fprintf(a.stderr, "gotk: recall: only the first %d of %d bytes were kept\n", e.KeptSize, e.RawSize)
 	}
 	return 0

@@ -47,7 +47,8 @@ type Spool struct {
 	meta    SpoolMeta // for the header, written when the file is made
 	held    []byte    // frames written before the file is made
 	timer   *time.Timer
-	failed  bool // the file could not be made: writes are dropped
+	failed  bool  // the file could not be made or written: writes are dropped
+	err     error // why it failed
 	discard bool
 }
 
@@ -90,12 +91,12 @@ func newSpool(dbPath, id string, meta SpoolMeta) *Spool {
 // is held.
 func (s *Spool) create() error {
 	if err := privateDir(filepath.Dir(s.path)); err != nil {
-		s.failed = true
+		s.failed, s.err = true, err
 		return err
 	}
 	f, err := os.OpenFile(s.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, fileMode)
 	if err != nil {
-		s.failed = true
+		s.failed, s.err = true, err
 		return err
 	}
 	head, _ := json.Marshal(s.meta)
@@ -103,7 +104,7 @@ func (s *Spool) create() error {
 	if _, err := f.Write(append(head, s.held...)); err != nil {
 		f.Close()
 		os.Remove(s.path)
-		s.failed = true
+		s.failed, s.err = true, err
 		return err
 	}
 	s.f, s.held = f, nil
@@ -128,8 +129,13 @@ func (s *Spool) Write(stream int, p []byte) error {
 		}
 		return nil
 	}
-	_, err := s.f.Write(s.buf)
-	return err
+	if _, err := s.f.Write(s.buf); err != nil {
+		// A full disk: what is written stays readable, nothing more is
+		// added (a frame cut short ends the reading).
+		s.failed, s.err = true, err
+		return err
+	}
+	return nil
 }
 
 // Discard closes and removes the spool file: the run was recorded.
