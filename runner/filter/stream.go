@@ -24,6 +24,7 @@ type Stream struct {
 	open    [2]bool   // a stream's last line has no newline yet
 	part    [2][]byte // that line's first bytes, while lines are looked at
 	partNUL [2]bool   // that line holds a NUL byte
+	partLen [2]int    // its length so far
 	bytes   [2]int64
 	lines   [2]int64
 	binary  [2]int64 // lines holding NUL bytes
@@ -65,10 +66,11 @@ type group struct {
 
 // Budgets of the compact form, all within Ceiling.
 const (
-	streamHead     = pageBudget     // stdout lines the filter renders
+	streamHead     = pageBudget     // stdout lines a listing's filter renders
+	streamTextHead = 2 * pageBudget // stdout lines of text (a read, a log)
 	streamErrHead  = 2 << 10        // stderr's first lines
 	streamList     = 8 << 10        // the groups listed
-	streamTail     = 3 << 10        // stdout's last lines
+	streamTail     = 6 << 10        // stdout's last lines (text)
 	streamErrTail  = 1 << 10        // stderr's last lines
 	streamLineMax  = 1000           // bytes of one line shown
 	streamPartMax  = streamLineMax  // bytes of an open line held
@@ -126,7 +128,7 @@ func (s *Stream) Write(stream int, p []byte) {
 				s.binary[stream]++
 				s.partNUL[stream] = false
 			}
-			s.part[stream] = s.part[stream][:0]
+			s.part[stream], s.partLen[stream] = s.part[stream][:0], 0
 			s.line += n
 			s.lines[stream] += n
 			if stream == 1 {
@@ -144,16 +146,16 @@ func (s *Stream) Write(stream int, p []byte) {
 			return
 		}
 		l := p[:i]
-		nul := s.partNUL[stream]
-		if len(s.part[stream]) > 0 || nul {
+		nul, size := s.partNUL[stream], len(l)
+		if s.partLen[stream] > 0 || nul {
 			s.keepPart(stream, l)
-			l, nul = s.part[stream], s.partNUL[stream]
-			s.part[stream], s.partNUL[stream] = s.part[stream][:0], false
+			l, nul, size = s.part[stream], s.partNUL[stream], s.partLen[stream]
+			s.part[stream], s.partNUL[stream], s.partLen[stream] = s.part[stream][:0], false, 0
 		}
 		s.line++
 		s.lines[stream]++
 		s.open[stream] = false
-		s.onLine(stream, l, nul || bytes.IndexByte(l, 0) >= 0)
+		s.onLine(stream, l, size, nul || bytes.IndexByte(l, 0) >= 0)
 		p = p[i+1:]
 	}
 }
@@ -167,6 +169,7 @@ func (s *Stream) Bytes() int64 { return s.bytes[0] + s.bytes[1] }
 // keepPart holds the start of an open line (bounded: the rest is only
 // counted) and notes a NUL byte in it.
 func (s *Stream) keepPart(stream int, p []byte) {
+	s.partLen[stream] += len(p)
 	if bytes.IndexByte(p, 0) >= 0 {
 		s.partNUL[stream] = true
 	}
@@ -176,7 +179,8 @@ func (s *Stream) keepPart(stream int, p []byte) {
 }
 
 // onLine looks at one whole line of stream (its raw number is s.line).
-func (s *Stream) onLine(stream int, l []byte, nul bool) {
+// size is its length: l may be only its start.
+func (s *Stream) onLine(stream int, l []byte, size int, nul bool) {
 	if nul {
 		s.binary[stream]++
 	}
@@ -186,12 +190,16 @@ func (s *Stream) onLine(stream int, l []byte, nul bool) {
 			s.errEarly = true
 		}
 		if !s.headFull[1] {
-			s.addHead(1, l, nul, streamErrHead)
+			s.addHead(1, l, size, nul, streamErrHead)
 		}
 		return
 	}
 	if !s.headFull[0] {
-		if s.addHead(0, l, nul, streamHead) {
+		budget := streamHead
+		if s.kind == streamText {
+			budget = streamTextHead
+		}
+		if s.addHead(0, l, size, nul, budget) {
 			s.headLines++
 			s.headEnd = s.line
 			return
@@ -215,12 +223,13 @@ func (s *Stream) onLine(stream int, l []byte, nul bool) {
 
 // addHead adds l to a stream's head unless that is full (then it says
 // false and the head stays as it is).
-func (s *Stream) addHead(stream int, l []byte, nul bool, budget int) bool {
+func (s *Stream) addHead(stream int, l []byte, size int, nul bool, budget int) bool {
 	shown := l
 	if nul {
-		shown = fmt.Appendf(nil, "[binary: a line of %d bytes with NUL bytes, not shown]", len(l))
-	} else if len(l) > streamLineMax {
-		shown = fmt.Appendf(append([]byte{}, l[:utf8Cut(l, streamLineMax)]...), "… [%d more bytes]", len(l)-utf8Cut(l, streamLineMax))
+		shown = fmt.Appendf(nil, "[binary: a line of %d bytes with NUL bytes, not shown]", size)
+	} else if size > streamLineMax {
+		cut := utf8Cut(l, streamLineMax)
+		shown = fmt.Appendf(append([]byte{}, l[:cut]...), "… [%d more bytes]", size-cut)
 	}
 	if len(s.head[stream])+len(shown)+1 > budget && len(s.head[stream]) > 0 {
 		s.headFull[stream] = true
@@ -333,18 +342,16 @@ func (s *Stream) endGroup() {
 // may have failed to be kept), note lines the runner adds (what the store
 // kept, or why nothing is).
 func (s *Stream) Render(in Input, note string) Output {
-	s.endGroup()
 	for i := range s.open {
 		if s.open[i] {
 			// The last line, without its newline, is a line for recall too.
 			s.line++
 			s.lines[i]++
-			if s.partNUL[i] {
-				s.binary[i]++
-			}
 			s.open[i] = false
+			s.onLine(i, s.part[i], s.partLen[i], s.partNUL[i])
 		}
 	}
+	s.endGroup()
 	total := s.line
 	ranged := in.RecallLines != nil
 	span := func(from, to int64) string {
@@ -392,14 +399,14 @@ func (s *Stream) Render(in Input, note string) Output {
 		}
 		tailMax := streamTail
 		if s.kind != streamText {
-			tailMax = streamTail / 3
+			tailMax = streamTail / 6
 		}
-		if ll, first := s.tail[0].lines(tailMax, s.lines[0]-s.headLines); len(ll) > 0 {
+		if ll := s.tail[0].lines(tailMax, s.lines[0]-s.headLines); len(ll) > 0 {
 			last := s.line
 			if s.lastErr >= last-int64(len(ll))+1 {
 				ranged = false // stderr ends among them: no exact numbers
 			}
-			if r := span(last-int64(len(ll))+1, last); r != "" && first {
+			if r := span(last-int64(len(ll))+1, last); r != "" {
 				fmt.Fprintf(&out, "the last %s (%s):\n", plural(len(ll), "line", "lines"), r)
 			} else {
 				fmt.Fprintf(&out, "the last %s:\n", plural(len(ll), "line", "lines"))
@@ -414,7 +421,7 @@ func (s *Stream) Render(in Input, note string) Output {
 	errOut.Write(s.head[1])
 	headErr := int64(bytes.Count(s.head[1], []byte{'\n'}))
 	if rest := s.lines[1] - headErr; rest > 0 {
-		ll, _ := s.tail[1].lines(streamErrTail, rest)
+		ll := s.tail[1].lines(streamErrTail, rest)
 		if int64(len(ll)) < rest {
 			fmt.Fprintf(&errOut, "… %s more lines on stderr (%s)\n", count(rest-int64(len(ll))), in.Recall())
 		}
@@ -450,7 +457,7 @@ func (s *Stream) renderHead(in Input) []byte {
 		in.RecallLines, in.Plain = nil, nil
 	}
 	out, err := safeStreamRender(s.f, in)
-	if err != nil || len(out.Stdout) > streamHead*2 {
+	if err != nil || len(out.Stdout) > len(s.head[0])+streamHead {
 		return s.head[0]
 	}
 	return out.Stdout
@@ -523,10 +530,8 @@ func (t *tailRing) add(p []byte) {
 }
 
 // lines returns the last whole lines held, within max bytes and at most
-// limit of them, binary ones replaced by a note; first reports that they
-// are really the stream's last lines (the ring started on a line start,
-// or held more than them).
-func (t *tailRing) lines(max int, limit int64) (ll []string, first bool) {
+// limit of them, binary ones replaced by a note.
+func (t *tailRing) lines(max int, limit int64) (ll []string) {
 	b := bytes.TrimSuffix(t.buf, []byte{'\n'})
 	all := strings.Split(string(b), "\n")
 	if len(t.buf) == cap(t.buf) && len(all) > 0 {
@@ -549,5 +554,5 @@ func (t *tailRing) lines(max int, limit int64) (ll []string, first bool) {
 	for i, j := 0, len(ll)-1; i < j; i, j = i+1, j-1 {
 		ll[i], ll[j] = ll[j], ll[i]
 	}
-	return ll, true
+	return ll
 }
