@@ -122,7 +122,7 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	}
 	lv := &liveRun{}
 	tap := newStreamTap(f, base, spool)
-	opts := proc.Options{Limit: captureLimit, Stdout: tap.writer(0), Stderr: tap.writer(1), Spool: tap.spoolWrite}
+	opts := proc.Options{Limit: tap.limit(), Stdout: tap.writer(0), Stderr: tap.writer(1), Spool: tap.spoolWrite}
 	if after := a.liveAfter(); after > 0 {
 		opts.LiveAfter = after
 		opts.GoLive = func(held proc.Output) (io.Writer, io.Writer) {

@@ -82,11 +82,12 @@ func (t *streamTap) spoolWrite(stream int, p []byte) error {
 		return nil
 	}
 	if t.spooled+int64(len(p)) > t.maxRaw {
+		// The raw file keeps the output up to its cap, to the byte.
 		t.cut = true
+		p = p[:t.maxRaw-t.spooled]
 		if t.st != nil {
-			t.cutAt = t.st.Lines()
+			t.cutAt = t.st.Lines() + int64(bytes.Count(p, []byte{'\n'}))
 		}
-		return nil
 	}
 	t.spooled += int64(len(p))
 	if err := t.spool.Write(stream, p); err != nil {
@@ -175,13 +176,16 @@ func (a *app) finishStream(t *streamTap, run store.Run, res proc.Result, in filt
 			kept = true
 			dbPath, _ := store.DefaultPath(a.getenv)
 			if dropped := store.TrimRaw(dbPath, id, store.MaxRawTotal); len(dropped) > 0 {
-				note = append(note, fmt.Sprintf("gotk: the store dropped the raw output of %d older streamed runs (%s) to stay within %s of raw files", len(dropped), joinIDs(dropped), sizeName(store.MaxRawTotal)))
+				note = append(note, fmt.Sprintf("gotk: the store dropped the raw output of %d older streamed run%s (%s) to stay within %s of raw files", len(dropped), map[bool]string{true: "s"}[len(dropped) > 1], joinIDs(dropped), sizeName(store.MaxRawTotal)))
 			}
 		}
 	}
 	if t.cut && kept {
-		lines := t.cutAt
-		note = append(note, fmt.Sprintf("gotk: the store keeps the first %s of this output (lines 1-%d); the rest is not kept", sizeName(t.maxRaw), lines))
+		lines := ""
+		if t.cutAt > 0 {
+			lines = fmt.Sprintf(" (lines 1-%d)", t.cutAt)
+		}
+		note = append(note, fmt.Sprintf("gotk: the store keeps the first %s of this output%s; the rest is not kept", sizeName(t.maxRaw), lines))
 	}
 	st := t.st
 	if st == nil {
@@ -201,6 +205,21 @@ func (a *app) finishStream(t *streamTap, run store.Run, res proc.Result, in filt
 	a.record(run, k)
 	return res.Exit
 }
+
+// limit is what the capture holds before it streams: for a read or a
+// listing, whose compact form past a megabyte is the stream's anyway,
+// less than captureLimit (holding costs memory and, on some machines,
+// more time in page faults than the rest of the run).
+func (t *streamTap) limit() int {
+	if filter.Streams(t.f) {
+		return min(captureLimit, streamAfter)
+	}
+	return captureLimit
+}
+
+// streamAfter is the capture limit of a read or a listing (both copies
+// of what is held count: it streams past about 1 MB of output).
+const streamAfter = 2 << 20
 
 // hasNUL reports binary output: it is compacted as a stream (counted,
 // never printed).

@@ -77,6 +77,17 @@ const (
 	streamTailRing = 2 * streamTail // bytes of each stream's end held
 )
 
+// Streams reports whether f's compact form of a large output is the
+// stream's (a read, a listing, a search): such a run need not hold more
+// than a first page before it streams.
+func Streams(f Filter) bool {
+	switch f.(type) {
+	case read, grep, find, ls, treeList:
+		return true
+	}
+	return false
+}
+
 // NewStream starts the compact form of one run of f; in names the
 // command (Argv, Tool).
 func NewStream(f Filter, in Input) *Stream {
