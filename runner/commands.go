@@ -258,6 +258,9 @@ func (a *app) recall(c recallCmd) int {
 			kept := ""
 			if e.KeptSize < e.RawSize {
 				kept = fmt.Sprintf(" (first %d kept)", e.KeptSize)
+				if e.KeptSize == 0 {
+					kept = keptRaw(dbPath, e.ID)
+				}
 			}
 			fmt.Fprintf(a.stdout, "%s  %s  exit %-3d %8d B%s  %s\n", e.ID, e.At.Local().Format("2006-01-02 15:04:05"), e.Exit, e.RawSize, kept, e.Command)
 		}

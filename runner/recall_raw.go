@@ -31,3 +31,12 @@ func (a *app) recallRaw(dbPath, id string, from, to int) (code int, ok bool) {
 	}
 	return 0, true
 }
+
+// keptRaw is what recall --list says of a streamed run's output: on disk
+// in its raw file, or no longer kept.
+func keptRaw(dbPath, id string) string {
+	if fi, err := os.Stat(store.RawPath(dbPath, id)); err == nil {
+		return fmt.Sprintf(" (streamed; raw file %d B)", fi.Size())
+	}
+	return " (streamed; no longer kept)"
+}
