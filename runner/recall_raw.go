@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/gotk-dev/gotk/runner/store"
 )
@@ -13,10 +15,20 @@ import (
 // recallRaw prints lines from..to (0, 0: all) of the raw file a streamed
 // run left (store.RawPath), reading it frame by frame: a gigabyte costs
 // no more memory than a line. ok is false when id has no raw file.
+//
+// The spool a killed run left is read the same way when gotk ran the
+// command as typed (else recall renders it in the tool's own format,
+// which needs all of it: spooledOutput).
 func (a *app) recallRaw(dbPath, id string, from, to int) (code int, ok bool) {
 	path := store.RawPath(dbPath, id)
+	killed := false
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return 0, false
+		path = store.SpoolPath(dbPath, strings.ToLower(id))
+		meta, err := store.SpoolHeader(path)
+		if err != nil || len(meta.Argv) > 0 && !slices.Equal(meta.Argv, meta.Ran) {
+			return 0, false
+		}
+		killed = true
 	}
 	lo, hi := int64(from), int64(to)
 	if from == 0 {
@@ -28,6 +40,9 @@ func (a *app) recallRaw(dbPath, id string, from, to int) (code int, ok bool) {
 	}
 	if hi != math.MaxInt64 && n < hi {
 		fmt.Fprintf(a.stderr, "gotk: recall: %s has %d lines kept; lines %d-%d are not there\n", id, n, max(lo, n+1), hi)
+	}
+	if killed {
+		fmt.Fprintf(a.stderr, "gotk: recall: %s was stopped before it ended; this is its output as it arrived\n", id)
 	}
 	return 0, true
 }

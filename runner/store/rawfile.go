@@ -173,6 +173,30 @@ func SpoolLines(path string, from, to int64, w io.Writer) (meta SpoolMeta, lines
 
 var errWindowDone = errors.New("window done")
 
+// SpoolHeader reads the command a spool or raw file names (zero for a
+// file without the header).
+func SpoolHeader(path string) (SpoolMeta, error) {
+	var meta SpoolMeta
+	f, err := os.Open(path)
+	if err != nil {
+		return meta, err
+	}
+	defer f.Close()
+	r := bufio.NewReader(f)
+	if magic, err := r.Peek(len(spoolMagic)); err != nil || string(magic) != spoolMagic {
+		return meta, nil
+	}
+	r.Discard(len(spoolMagic))
+	head, err := readLine(r, maxHead)
+	if err != nil {
+		return meta, nil
+	}
+	if err := json.Unmarshal(head, &meta); err != nil {
+		return meta, errors.New("spool header: " + err.Error())
+	}
+	return meta, nil
+}
+
 // lineWindow passes on the bytes of lines from..to and counts lines.
 type lineWindow struct {
 	from, to int64
