@@ -121,15 +121,27 @@ func (s *Spool) Write(stream int, p []byte) error {
 	}
 	s.buf = append(s.buf[:0], byte(stream))
 	s.buf = binary.AppendUvarint(s.buf, uint64(len(p)))
-	s.buf = append(s.buf, p...)
 	if s.f == nil {
-		s.held = append(s.held, s.buf...)
+		s.held = append(append(s.held, s.buf...), p...)
 		if len(s.held) > spoolHold {
 			return s.create()
 		}
 		return nil
 	}
-	if _, err := s.f.Write(s.buf); err != nil {
+	// A large frame is written as its head then its bytes, not copied
+	// into one buffer first (a gigabyte streamed is a gigabyte less
+	// copied); a kill between the two leaves a frame cut short, which
+	// reading takes as the end.
+	var err error
+	if len(p) > 4<<10 {
+		if _, err = s.f.Write(s.buf); err == nil {
+			_, err = s.f.Write(p)
+		}
+	} else {
+		s.buf = append(s.buf, p...)
+		_, err = s.f.Write(s.buf)
+	}
+	if err != nil {
 		// A full disk: what is written stays readable, nothing more is
 		// added (a frame cut short ends the reading).
 		s.failed, s.err = true, err
