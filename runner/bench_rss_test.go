@@ -19,8 +19,8 @@ import (
 func BenchmarkPeakRSS(b *testing.B) {
 	gotk := buildGotk(b)
 	dir := b.TempDir()
-	// 6 MB is held and filtered whole (under captureLimit); 150 MB passes
-	// through past it. Both must stay under the target.
+	// A read streams past about a megabyte (streamAfter): 6 MB and 150 MB
+	// are both compacted as they stream. Both must stay under the target.
 	for _, mb := range []int{6, 150} {
 		big := filepath.Join(dir, fmt.Sprintf("big-%d.txt", mb))
 		f, err := os.Create(big)

@@ -258,6 +258,9 @@ func (a *app) recall(c recallCmd) int {
 			kept := ""
 			if e.KeptSize < e.RawSize {
 				kept = fmt.Sprintf(" (first %d kept)", e.KeptSize)
+				if e.KeptSize == 0 {
+					kept = keptRaw(dbPath, e.ID)
+				}
 			}
 			fmt.Fprintf(a.stdout, "%s  %s  exit %-3d %8d B%s  %s\n", e.ID, e.At.Local().Format("2006-01-02 15:04:05"), e.Exit, e.RawSize, kept, e.Command)
 		}
@@ -269,6 +272,9 @@ func (a *app) recall(c recallCmd) int {
 			return code
 		}
 		c.ID = last
+	}
+	if code, ok := a.recallRaw(dbPath, c.ID, from, to); ok {
+		return code
 	}
 	if slices.Contains(spooled, strings.ToLower(c.ID)) {
 		out, note, err := a.spooledOutput(dbPath, strings.ToLower(c.ID))
@@ -298,7 +304,11 @@ func (a *app) recall(c recallCmd) int {
 	} else {
 		a.stdout.Write(e.Raw)
 	}
-	if e.KeptSize < e.RawSize {
+	switch {
+	case e.KeptSize == 0 && e.RawSize > 0:
+		fmt.Fprintf(a.stderr, "gotk: recall: the raw output of %s (%d bytes) is no longer kept: the store drops the oldest raw files past %s together, oldest first\n", e.ID, e.RawSize, sizeName(store.MaxRawTotal))
+		return exitFail
+	case e.KeptSize < e.RawSize:
 		fmt.Fprintf(a.stderr, "gotk: recall: only the first %d of %d bytes were kept\n", e.KeptSize, e.RawSize)
 	}
 	return 0

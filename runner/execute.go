@@ -18,11 +18,12 @@ import (
 )
 
 // captureLimit bounds what a filtered run holds in memory (both streams
-// plus their interleaved copy). Past it the output is passed through raw
-// (no agent keeps that much anyway), so gotk's memory does not grow with
-// the output: BenchmarkPeakRSS measures it for 150 MB (target ≤ 64 MiB,
-// with the filter's work on what is held and the side run's output).
-const captureLimit = 12 << 20
+// plus their interleaved copy). Past it the output is compacted as it
+// streams (stream.go), so gotk's memory does not grow with the output:
+// BenchmarkPeakRSS and BenchmarkStream measure it (target ≤ 64 MiB, with
+// the filter's work on what is held and the side run's output). A
+// variable: tests lower it.
+var captureLimit = 12 << 20
 
 // memoryLimit is the Go heap gotk aims to stay under (debug.SetMemoryLimit):
 // the garbage of a large capture is collected before the heap grows past it.
@@ -32,7 +33,6 @@ const memoryLimit = 40 << 20
 const (
 	modeFiltered    = "filtered"    // the filter's compact output was printed
 	modeFallback    = "fallback"    // the filter failed or did not shrink it: raw printed
-	modeOverflow    = "overflow"    // past captureLimit: raw passed through
 	modePassthrough = "passthrough" // no rule or no filter: stdio straight through
 	modeRaw         = "raw"         // --raw / GOTK_RAW=1: stdio straight through
 	modeLive        = "live"        // still running after GOTK_LIVE_AFTER: compact, then live
@@ -88,9 +88,7 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	if keep {
 		spool = a.spool(id, store.SpoolMeta{Argv: argv, Ran: ran})
 	}
-	var spoolMain func(int, []byte) error
 	if spool != nil {
-		spoolMain = spool.Write
 		defer spool.Discard()
 	}
 	// gotk asked for machine-readable output: what the command as typed
@@ -123,7 +121,8 @@ func (a *app) runProgram(argv []string, raw bool) int {
 		base.RecallLines = func(from, to int) string { return fmt.Sprintf("%s --lines %d-%d", recall, from, to) }
 	}
 	lv := &liveRun{}
-	opts := proc.Options{Limit: captureLimit, Stdout: a.stdout, Stderr: a.stderr, Spool: spoolMain}
+	tap := newStreamTap(f, base, spool)
+	opts := proc.Options{Limit: tap.limit(), Stdout: tap.writer(0), Stderr: tap.writer(1), Spool: tap.spoolWrite}
 	if after := a.liveAfter(); after > 0 {
 		opts.LiveAfter = after
 		opts.GoLive = func(held proc.Output) (io.Writer, io.Writer) {
@@ -160,10 +159,9 @@ func (a *app) runProgram(argv []string, raw bool) int {
 		a.record(run, kept)
 		return res.Exit
 	}
-	if out.Overflow {
-		run.Mode, run.RawBytes, run.Shown = modeOverflow, out.Total, out.Total
-		a.record(run, nil)
-		return res.Exit
+	if out.Overflow || !injected && hasNUL(out.Combined) {
+		in.Recall = func() string { return hint(nil) }
+		return a.finishStream(tap, run, res, in, id, out)
 	}
 
 	plain := plainOutput(f, in, injected, side)

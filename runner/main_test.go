@@ -32,6 +32,17 @@ func TestMain(m *testing.M) {
 // (runner/filter), which have their own tests.
 func testMain() int {
 	a := newApp()
+	// GOTK_TEST_LIMITS=capture,rawfile,rawtotal lowers the capture limit
+	// and the raw files' caps, so streamed runs are tested with small
+	// outputs.
+	if v := os.Getenv("GOTK_TEST_LIMITS"); v != "" {
+		var c, f, t int64
+		if _, err := fmt.Sscanf(v, "%d,%d,%d", &c, &f, &t); err != nil {
+			fmt.Fprintf(os.Stderr, "gotk test: GOTK_TEST_LIMITS %q: %v\n", v, err)
+			return 99
+		}
+		captureLimit, store.MaxRawFile, store.MaxRawTotal = int(c), f, t
+	}
 	if name := os.Getenv("GOTK_TEST_FILTER"); name != "" {
 		f, ok := testFilters[name]
 		if !ok {
@@ -144,7 +155,7 @@ func TestScripts(t *testing.T) {
 			for k, v := range goEnv {
 				e.Setenv(k, v)
 			}
-			for _, k := range []string{"GOTK_RAW", "GOTK_TRACK", "GOTK_LIVE_AFTER", "GOTK_TEST_FILTER", "GOTK_CONFIG", "GOTK_DISABLED", "CLAUDE_CONFIG_DIR"} {
+			for _, k := range []string{"GOTK_RAW", "GOTK_TRACK", "GOTK_LIVE_AFTER", "GOTK_TEST_FILTER", "GOTK_TEST_LIMITS", "GOTK_CONFIG", "GOTK_DISABLED", "CLAUDE_CONFIG_DIR"} {
 				e.Setenv(k, "")
 			}
 			return nil

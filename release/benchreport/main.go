@@ -116,13 +116,15 @@ func main() {
 	}
 
 	// The runner: overhead over the bare command, the decision path, memory.
-	var over, rss []result
+	var over, rss, stream []result
 	for _, r := range results {
 		switch {
 		case strings.HasPrefix(r.name, "BenchmarkOverhead/"):
 			over = append(over, r)
 		case strings.HasPrefix(r.name, "BenchmarkPeakRSS/"):
 			rss = append(rss, r)
+		case strings.HasPrefix(r.name, "BenchmarkStream/"):
+			stream = append(stream, r)
 		}
 	}
 	if len(over) > 0 {
@@ -142,6 +144,22 @@ func main() {
 		}
 		for _, r := range rss {
 			fmt.Fprintf(w, "peak RSS %-13s %6.1f MiB (target ≤ 64)\n", strings.TrimPrefix(r.name, "BenchmarkPeakRSS/"), r.metrics["peak-rss-MiB"])
+		}
+		fmt.Fprintln(w)
+	}
+
+	// Large outputs, compacted as they stream.
+	if len(stream) > 0 {
+		fmt.Fprintln(w, "== large outputs: gotk <cmd> on 10 MB, 100 MB, 1 GB; targets ≤ 24 KiB printed, ≤ 64 MiB peak RSS, ≤ 1.2× the bare command's wall time, counts and recall exact")
+		fmt.Fprintf(w, "%-16s %8s %11s %9s %7s %7s %7s\n", "case", "raw MB", "printed KiB", "peak MiB", "× raw", "counts", "recall")
+		for _, r := range stream {
+			ok := func(v float64) string {
+				if v == 1 {
+					return "exact"
+				}
+				return "WRONG"
+			}
+			fmt.Fprintf(w, "%-16s %8.1f %11.1f %9.1f %7.2f %7s %7s\n", strings.TrimPrefix(r.name, "BenchmarkStream/"), r.metrics["raw-MB"], r.metrics["printed-KiB"], r.metrics["peak-rss-MiB"], r.metrics["x-raw"], ok(r.metrics["counts-exact"]), ok(r.metrics["recall-exact"]))
 		}
 		fmt.Fprintln(w)
 	}

@@ -119,6 +119,7 @@ func Capture(argv []string, o Options) (Output, Result, error) {
 		outW.Close()
 		return Output{}, Result{}, err
 	}
+	growPipe(outW)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, outW, errW
 	setProcAttr(cmd, ownGroup())
 	c := &collector{limit: o.Limit, w: [2]io.Writer{o.Stdout, o.Stderr}, spool: o.Spool, goLive: o.GoLive}
@@ -188,7 +189,7 @@ type collector struct {
 
 func (c *collector) drain(wg *sync.WaitGroup, stream int, r io.Reader) {
 	defer wg.Done()
-	p := make([]byte, 32<<10)
+	p := make([]byte, 256<<10)
 	for {
 		n, err := r.Read(p)
 		if n > 0 && !c.add(stream, p[:n]) {

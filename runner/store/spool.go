@@ -47,7 +47,8 @@ type Spool struct {
 	meta    SpoolMeta // for the header, written when the file is made
 	held    []byte    // frames written before the file is made
 	timer   *time.Timer
-	failed  bool // the file could not be made: writes are dropped
+	failed  bool  // the file could not be made or written: writes are dropped
+	err     error // why it failed
 	discard bool
 }
 
@@ -90,12 +91,12 @@ func newSpool(dbPath, id string, meta SpoolMeta) *Spool {
 // is held.
 func (s *Spool) create() error {
 	if err := privateDir(filepath.Dir(s.path)); err != nil {
-		s.failed = true
+		s.failed, s.err = true, err
 		return err
 	}
 	f, err := os.OpenFile(s.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, fileMode)
 	if err != nil {
-		s.failed = true
+		s.failed, s.err = true, err
 		return err
 	}
 	head, _ := json.Marshal(s.meta)
@@ -103,7 +104,7 @@ func (s *Spool) create() error {
 	if _, err := f.Write(append(head, s.held...)); err != nil {
 		f.Close()
 		os.Remove(s.path)
-		s.failed = true
+		s.failed, s.err = true, err
 		return err
 	}
 	s.f, s.held = f, nil
@@ -120,16 +121,33 @@ func (s *Spool) Write(stream int, p []byte) error {
 	}
 	s.buf = append(s.buf[:0], byte(stream))
 	s.buf = binary.AppendUvarint(s.buf, uint64(len(p)))
-	s.buf = append(s.buf, p...)
 	if s.f == nil {
-		s.held = append(s.held, s.buf...)
+		s.held = append(append(s.held, s.buf...), p...)
 		if len(s.held) > spoolHold {
 			return s.create()
 		}
 		return nil
 	}
-	_, err := s.f.Write(s.buf)
-	return err
+	// A large frame is written as its head then its bytes, not copied
+	// into one buffer first (a gigabyte streamed is a gigabyte less
+	// copied); a kill between the two leaves a frame cut short, which
+	// reading takes as the end.
+	var err error
+	if len(p) > 4<<10 {
+		if _, err = s.f.Write(s.buf); err == nil {
+			_, err = s.f.Write(p)
+		}
+	} else {
+		s.buf = append(s.buf, p...)
+		_, err = s.f.Write(s.buf)
+	}
+	if err != nil {
+		// A full disk: what is written stays readable, nothing more is
+		// added (a frame cut short ends the reading).
+		s.failed, s.err = true, err
+		return err
+	}
+	return nil
 }
 
 // Discard closes and removes the spool file: the run was recorded.

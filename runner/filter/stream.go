@@ -1,0 +1,569 @@
+package filter
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+)
+
+// Stream compacts an output too large to hold, as it arrives, in bounded
+// memory: the first page of stdout (rendered by the filter itself, as if
+// it were the whole output), exact counts of everything after it (lines,
+// bytes; per file for grep, per top directory for find, per directory for
+// ls -R), the last lines, and the raw line ranges to recall each part.
+// Filters that need the whole output (JSON, structured tool output) get
+// the same: their first page, the counts, the end; never the raw stream.
+// Lines holding NUL bytes (binary output) are counted, never printed.
+type Stream struct {
+	f    Filter
+	kind streamKind
+	// grepFile: grep prefixes its lines with the file name.
+	grepFile bool
+
+	line    int64     // newlines seen, both streams in arrival order
+	open    [2]bool   // a stream's last line has no newline yet
+	part    [2][]byte // that line's first bytes, while lines are looked at
+	partNUL [2]bool   // that line holds a NUL byte
+	partLen [2]int    // its length so far
+	bytes   [2]int64
+	lines   [2]int64
+	binary  [2]int64 // lines holding NUL bytes
+
+	head      [2][]byte // the first lines of each stream
+	headFull  [2]bool
+	headLines int64 // stdout lines in head
+	headEnd   int64 // raw line number of the last of them
+	errEarly  bool  // stderr lines arrived among the head's
+	lastErr   int64 // raw line number of stderr's last line
+
+	tail [2]tailRing
+
+	// Past the head: groups of consecutive lines with one key (a file, a
+	// top directory), the first ones listed, the rest counted.
+	cur      group
+	listed   []group
+	listSize int
+	more     group // the groups not listed, together (key: how many)
+	groups   int64
+	roots    [][]byte // find: the search roots the keys are under
+}
+
+type streamKind int
+
+const (
+	streamText  streamKind = iota // lines: a read, a log, test or build output
+	streamGrep                    // grep matches: grouped by file
+	streamPaths                   // find / grep -l: grouped by top directory
+	streamDirs                    // ls -R: grouped by directory
+)
+
+// group is a run of lines with one key: n lines, raw lines from..to.
+type group struct {
+	key      string
+	n        int64
+	from, to int64
+}
+
+// Budgets of the compact form, all within Ceiling.
+const (
+	streamHead     = pageBudget     // stdout lines a listing's filter renders
+	streamTextHead = 2 * pageBudget // stdout lines of text (a read, a log)
+	streamErrHead  = 2 << 10        // stderr's first lines
+	streamList     = 8 << 10        // the groups listed
+	streamTail     = 6 << 10        // stdout's last lines (text)
+	streamErrTail  = 1 << 10        // stderr's last lines
+	streamLineMax  = 1000           // bytes of one line shown
+	streamPartMax  = streamLineMax  // bytes of an open line held
+	streamTailRing = 2 * streamTail // bytes of each stream's end held
+)
+
+// Streams reports whether f's compact form of a large output is the
+// stream's (a read, a listing, a search): such a run need not hold more
+// than a first page before it streams.
+func Streams(f Filter) bool {
+	switch f.(type) {
+	case read, grep, find, ls, treeList:
+		return true
+	}
+	return false
+}
+
+// NewStream starts the compact form of one run of f; in names the
+// command (Argv, Tool).
+func NewStream(f Filter, in Input) *Stream {
+	s := &Stream{f: f}
+	switch f.(type) {
+	case grep:
+		args := toolArgs(in.Argv, in.Tool)
+		prog := ""
+		if len(in.Argv) > in.Tool {
+			prog = in.Argv[in.Tool]
+		}
+		switch {
+		case userHas(in.Argv, in.Tool, "-l", "-L", "--files-with-matches", "--files-without-match", "--files"):
+			s.kind = streamPaths
+		case userHas(in.Argv, in.Tool, "-c", "--count", "-A", "-B", "-C", "--context", "--after-context", "--before-context", "--heading", "--json", "-o", "--only-matching", "-Z", "--null"):
+			s.kind = streamText
+		default:
+			s.kind, s.grepFile = streamGrep, grepShowsFile(prog, args)
+		}
+	case find:
+		s.kind, s.roots = streamPaths, findRoots(in.Argv, in.Tool)
+		if userHas(in.Argv, in.Tool, "-exec", "-execdir", "-ok", "-okdir", "-print0", "-printf", "-fprint", "-ls", "-fls") {
+			s.kind = streamText
+		}
+	case ls:
+		if userHas(in.Argv, in.Tool, "-R", "--recursive") {
+			s.kind = streamDirs
+		}
+	}
+	for i := range s.tail {
+		s.tail[i].buf = make([]byte, 0, streamTailRing)
+	}
+	return s
+}
+
+// Write takes the next bytes of stream (0 stdout, 1 stderr), in the
+// order they arrived. p is not kept.
+func (s *Stream) Write(stream int, p []byte) {
+	if len(p) == 0 {
+		return
+	}
+	s.bytes[stream] += int64(len(p))
+	s.tail[stream].add(p)
+	if s.headFull[stream] && (stream == 1 || s.kind == streamText) && bytes.IndexByte(p, 0) < 0 {
+		// Nothing to look at line by line: count.
+		n := int64(bytes.Count(p, []byte{'\n'}))
+		if n > 0 {
+			if s.partNUL[stream] {
+				s.binary[stream]++
+				s.partNUL[stream] = false
+			}
+			s.part[stream], s.partLen[stream] = s.part[stream][:0], 0
+			s.line += n
+			s.lines[stream] += n
+			if stream == 1 {
+				s.lastErr = s.line
+			}
+		}
+		s.open[stream] = p[len(p)-1] != '\n'
+		return
+	}
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			s.keepPart(stream, p)
+			s.open[stream] = true
+			return
+		}
+		l := p[:i]
+		nul, size := s.partNUL[stream], len(l)
+		if s.partLen[stream] > 0 || nul {
+			s.keepPart(stream, l)
+			l, nul, size = s.part[stream], s.partNUL[stream], s.partLen[stream]
+			s.part[stream], s.partNUL[stream], s.partLen[stream] = s.part[stream][:0], false, 0
+		}
+		s.line++
+		s.lines[stream]++
+		s.open[stream] = false
+		s.onLine(stream, l, size, nul || bytes.IndexByte(l, 0) >= 0)
+		p = p[i+1:]
+	}
+}
+
+// Lines is how many whole lines came so far, both streams.
+func (s *Stream) Lines() int64 { return s.line }
+
+// Bytes is how many bytes came, both streams.
+func (s *Stream) Bytes() int64 { return s.bytes[0] + s.bytes[1] }
+
+// keepPart holds the start of an open line (bounded: the rest is only
+// counted) and notes a NUL byte in it.
+func (s *Stream) keepPart(stream int, p []byte) {
+	s.partLen[stream] += len(p)
+	if bytes.IndexByte(p, 0) >= 0 {
+		s.partNUL[stream] = true
+	}
+	if room := streamPartMax - len(s.part[stream]); room > 0 {
+		s.part[stream] = append(s.part[stream], p[:min(room, len(p))]...)
+	}
+}
+
+// onLine looks at one whole line of stream (its raw number is s.line).
+// size is its length: l may be only its start.
+func (s *Stream) onLine(stream int, l []byte, size int, nul bool) {
+	if nul {
+		s.binary[stream]++
+	}
+	if stream == 1 {
+		s.lastErr = s.line
+		if !s.headFull[0] {
+			s.errEarly = true
+		}
+		if !s.headFull[1] {
+			s.addHead(1, l, size, nul, streamErrHead)
+		}
+		return
+	}
+	if !s.headFull[0] {
+		budget := streamHead
+		if s.kind == streamText {
+			budget = streamTextHead
+		}
+		if s.addHead(0, l, size, nul, budget) {
+			s.headLines++
+			s.headEnd = s.line
+			return
+		}
+	}
+	if s.kind == streamText {
+		return
+	}
+	key := s.key(l, nul)
+	if s.cur.n > 0 && string(key) == s.cur.key {
+		s.cur.n++
+		s.cur.to = s.line
+		return
+	}
+	s.endGroup()
+	s.cur = group{key: string(key), n: 1, from: s.line, to: s.line}
+	if s.kind == streamDirs && strings.HasSuffix(s.cur.key, ":") {
+		s.cur.n = 0 // the directory's own line is not an entry
+	}
+}
+
+// addHead adds l to a stream's head unless that is full (then it says
+// false and the head stays as it is).
+func (s *Stream) addHead(stream int, l []byte, size int, nul bool, budget int) bool {
+	shown := l
+	if nul {
+		shown = fmt.Appendf(nil, "[binary: a line of %d bytes with NUL bytes, not shown]", size)
+	} else if size > streamLineMax {
+		cut := utf8Cut(l, streamLineMax)
+		shown = fmt.Appendf(append([]byte{}, l[:cut]...), "… [%d more bytes]", size-cut)
+	}
+	if len(s.head[stream])+len(shown)+1 > budget && len(s.head[stream]) > 0 {
+		s.headFull[stream] = true
+		return false
+	}
+	s.head[stream] = append(append(s.head[stream], shown...), '\n')
+	return true
+}
+
+// utf8Cut is the largest cut ≤ n of l that starts no UTF-8 sequence's
+// middle.
+func utf8Cut(l []byte, n int) int {
+	for n > 0 && n < len(l) && !utf8Start(l[n]) {
+		n--
+	}
+	return min(n, len(l))
+}
+
+// key is the group a line past the head is counted in.
+func (s *Stream) key(l []byte, nul bool) []byte {
+	if nul {
+		return []byte("(binary)")
+	}
+	switch s.kind {
+	case streamGrep:
+		if !s.grepFile {
+			return nil
+		}
+		if i := bytes.IndexByte(l, ':'); i >= 0 {
+			return l[:i]
+		}
+		return nil
+	case streamPaths:
+		return s.topDir(l)
+	case streamDirs:
+		if len(l) > 0 && l[len(l)-1] == ':' && bytes.IndexByte(l, ' ') < 0 {
+			return l
+		}
+		return []byte(s.cur.key)
+	}
+	return nil
+}
+
+// topDir is the directory right under the search root a path is in
+// (find's operands; "." when none), or its first directory when it is
+// under none of them: what find prints under it is contiguous.
+func (s *Stream) topDir(l []byte) []byte {
+	for _, r := range s.roots {
+		if bytes.HasPrefix(l, r) {
+			rest := l[len(r):]
+			if i := bytes.IndexByte(rest, '/'); i >= 0 {
+				return l[:len(r)+i]
+			}
+			return l
+		}
+	}
+	lead := 0
+	for _, p := range [][]byte{[]byte("./"), []byte("/")} {
+		if bytes.HasPrefix(l, p) {
+			lead = len(p)
+			break
+		}
+	}
+	if i := bytes.IndexByte(l[lead:], '/'); i >= 0 {
+		return l[:lead+i]
+	}
+	return l
+}
+
+// findRoots are the directories find searches, each with a slash.
+func findRoots(argv []string, tool int) [][]byte {
+	var roots [][]byte
+	for _, a := range toolArgs(argv, tool) {
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+			break
+		}
+		roots = append(roots, []byte(strings.TrimSuffix(a, "/")+"/"))
+	}
+	if len(roots) == 0 {
+		roots = [][]byte{[]byte("./")}
+	}
+	return roots
+}
+
+// endGroup lists the current group while the list has room, else counts
+// it with the rest.
+func (s *Stream) endGroup() {
+	g := s.cur
+	if g.n == 0 {
+		return
+	}
+	s.cur = group{}
+	s.groups++
+	line := len(g.key) + 48
+	if s.more.n == 0 && s.listSize+line <= streamList {
+		s.listed = append(s.listed, g)
+		s.listSize += line
+		return
+	}
+	if s.more.n == 0 {
+		s.more.from = g.from
+	}
+	s.more.n += g.n
+	s.more.to = g.to
+	s.more.key = fmt.Sprint(s.groups - int64(len(s.listed)))
+}
+
+// Render is the compact form of the whole run, once it ended: in is the
+// run (Argv…, Exit, Recall, RecallLines as they stand now: the raw output
+// may have failed to be kept), note lines the runner adds (what the store
+// kept, or why nothing is).
+func (s *Stream) Render(in Input, note string) Output {
+	for i := range s.open {
+		if s.open[i] {
+			// The last line, without its newline, is a line for recall too.
+			s.line++
+			s.lines[i]++
+			s.open[i] = false
+			s.onLine(i, s.part[i], s.partLen[i], s.partNUL[i])
+		}
+	}
+	s.endGroup()
+	total := s.line
+	ranged := in.RecallLines != nil
+	span := func(from, to int64) string {
+		if !ranged || from > to {
+			return ""
+		}
+		return fmt.Sprintf("lines %d-%d", from, to)
+	}
+	var out bytes.Buffer
+	out.Write(s.renderHead(in))
+	if rest := s.lines[0] - s.headLines; rest > 0 {
+		from := s.headEnd + 1
+		what := fmt.Sprintf("%s more lines", count(rest))
+		switch s.kind {
+		case streamGrep:
+			if s.grepFile {
+				what = fmt.Sprintf("%s more matches in %s", count(rest), plural64(s.groups, "file", "files"))
+			} else {
+				what = fmt.Sprintf("%s more matches", count(rest))
+			}
+		case streamPaths:
+			what = fmt.Sprintf("%s more paths", count(rest))
+		case streamDirs:
+			what = fmt.Sprintf("%s more lines in %s", count(rest), plural64(s.groups, "directory", "directories"))
+		}
+		where := in.Recall()
+		if ranged {
+			where = span(from, total) + ": " + in.RecallLines(int(from), int(total))
+		}
+		fmt.Fprintf(&out, "… %s (%s)\n", what, where)
+		unit := map[streamKind]string{streamGrep: "match", streamPaths: "path", streamDirs: "entry"}[s.kind]
+		for _, g := range s.listed {
+			fmt.Fprintf(&out, "  %s (%s)", strings.TrimSuffix(g.key, ":"), plural64(g.n, unit, pluralOf(unit)))
+			if r := span(g.from, g.to); r != "" {
+				fmt.Fprintf(&out, ": %s", r)
+			}
+			out.WriteByte('\n')
+		}
+		if s.more.n > 0 {
+			fmt.Fprintf(&out, "  … %s more, %s", s.more.key, plural64(s.more.n, unit, pluralOf(unit)))
+			if r := span(s.more.from, s.more.to); r != "" {
+				fmt.Fprintf(&out, ": %s", r)
+			}
+			out.WriteByte('\n')
+		}
+		tailMax := streamTail
+		if s.kind != streamText {
+			tailMax = streamTail / 6
+		}
+		if ll := s.tail[0].lines(tailMax, s.lines[0]-s.headLines); len(ll) > 0 {
+			last := s.line
+			if s.lastErr >= last-int64(len(ll))+1 {
+				ranged = false // stderr ends among them: no exact numbers
+			}
+			if r := span(last-int64(len(ll))+1, last); r != "" {
+				fmt.Fprintf(&out, "the last %s (%s):\n", plural(len(ll), "line", "lines"), r)
+			} else {
+				fmt.Fprintf(&out, "the last %s:\n", plural(len(ll), "line", "lines"))
+			}
+			for _, l := range ll {
+				out.WriteString(l)
+				out.WriteByte('\n')
+			}
+		}
+	}
+	var errOut bytes.Buffer
+	errOut.Write(s.head[1])
+	headErr := int64(bytes.Count(s.head[1], []byte{'\n'}))
+	if rest := s.lines[1] - headErr; rest > 0 {
+		ll := s.tail[1].lines(streamErrTail, rest)
+		if int64(len(ll)) < rest {
+			fmt.Fprintf(&errOut, "… %s more lines on stderr (%s)\n", count(rest-int64(len(ll))), in.Recall())
+		}
+		for _, l := range ll {
+			errOut.WriteString(l)
+			errOut.WriteByte('\n')
+		}
+	}
+	sum := fmt.Sprintf("gotk: %s bytes, %s lines streamed", count(s.bytes[0]+s.bytes[1]), count(total))
+	if b := s.binary[0] + s.binary[1]; b > 0 {
+		sum += fmt.Sprintf(" (%s with NUL bytes: binary, not shown)", count(b))
+	}
+	if ranged || in.RecallLines != nil {
+		sum += "; all of it: " + in.RecallLines(1, int(max(total, 1)))
+	} else {
+		sum += "; " + in.Recall()
+	}
+	fmt.Fprintln(&out, sum)
+	if note != "" {
+		out.WriteString(strings.TrimSuffix(note, "\n") + "\n")
+	}
+	return Output{Stdout: out.Bytes(), Stderr: errOut.Bytes()}
+}
+
+// renderHead is the filter's rendering of the first page, as if it were
+// the whole output; the page itself when the filter cannot render a part.
+func (s *Stream) renderHead(in Input) []byte {
+	if len(s.head[0]) == 0 {
+		return nil
+	}
+	in.Stdout, in.Combined, in.Plain = s.head[0], s.head[0], s.head[0]
+	if s.errEarly {
+		in.RecallLines, in.Plain = nil, nil
+	}
+	out, err := safeStreamRender(s.f, in)
+	if err != nil || len(out.Stdout) > len(s.head[0])+streamHead {
+		return s.head[0]
+	}
+	return out.Stdout
+}
+
+func safeStreamRender(f Filter, in Input) (out Output, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("filter panicked: %v", r)
+		}
+	}()
+	return f.Render(in)
+}
+
+func pluralOf(unit string) string {
+	switch unit {
+	case "match":
+		return "matches"
+	case "entry":
+		return "entries"
+	}
+	return unit + "s"
+}
+
+func plural64(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return count(n) + " " + many
+}
+
+// count writes n with thousands separators: counts of streamed output run
+// to millions.
+func count(n int64) string {
+	s := fmt.Sprint(n)
+	if n < 10000 && n > -10000 {
+		return s
+	}
+	var b strings.Builder
+	pre := len(s) % 3
+	if pre == 0 {
+		pre = 3
+	}
+	b.WriteString(s[:pre])
+	for i := pre; i < len(s); i += 3 {
+		b.WriteByte(',')
+		b.WriteString(s[i : i+3])
+	}
+	return b.String()
+}
+
+// tailRing holds the last bytes of a stream.
+type tailRing struct {
+	buf []byte
+}
+
+// add keeps the end of p: the buffer slides when full (copying at most
+// its own size per call, however large p is).
+func (t *tailRing) add(p []byte) {
+	c := cap(t.buf)
+	if len(p) >= c {
+		t.buf = append(t.buf[:0], p[len(p)-c:]...)
+		return
+	}
+	if len(t.buf)+len(p) > c {
+		drop := len(t.buf) + len(p) - c
+		t.buf = t.buf[:copy(t.buf, t.buf[drop:])]
+	}
+	t.buf = append(t.buf, p...)
+}
+
+// lines returns the last whole lines held, within max bytes and at most
+// limit of them, binary ones replaced by a note.
+func (t *tailRing) lines(max int, limit int64) (ll []string) {
+	b := bytes.TrimSuffix(t.buf, []byte{'\n'})
+	all := strings.Split(string(b), "\n")
+	if len(t.buf) == cap(t.buf) && len(all) > 0 {
+		all = all[1:] // the first may be cut
+	}
+	size := 0
+	for i := len(all) - 1; i >= 0 && int64(len(ll)) < limit; i-- {
+		l := all[i]
+		if strings.IndexByte(l, 0) >= 0 {
+			l = fmt.Sprintf("[binary: a line of %d bytes with NUL bytes, not shown]", len(l))
+		} else if len(l) > streamLineMax {
+			l = l[:utf8Cut([]byte(l), streamLineMax)] + "…"
+		}
+		if size+len(l)+1 > max {
+			break
+		}
+		size += len(l) + 1
+		ll = append(ll, l)
+	}
+	for i, j := 0, len(ll)-1; i < j; i, j = i+1, j-1 {
+		ll[i], ll[j] = ll[j], ll[i]
+	}
+	return ll
+}

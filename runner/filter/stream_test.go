@@ -1,0 +1,229 @@
+package filter
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// streamIn is a run of argv whose raw output is recallable line by line.
+func streamIn(argv ...string) Input {
+	return Input{
+		Argv:        argv,
+		Recall:      func() string { return "gotk recall abc123" },
+		RecallLines: func(a, b int) string { return fmt.Sprintf("gotk recall abc123 --lines %d-%d", a, b) },
+	}
+}
+
+// feed writes out to a new Stream in random chunks (seeded) and renders.
+func feed(f Filter, in Input, out []byte, seed uint64) Output {
+	s := NewStream(f, in)
+	r := rand.New(rand.NewPCG(seed, 1))
+	for len(out) > 0 {
+		n := min(len(out), 1+r.IntN(5000))
+		if seed == 0 {
+			n = len(out)
+		}
+		s.Write(0, out[:n])
+		out = out[n:]
+	}
+	return s.Render(in, "")
+}
+
+// grepOutput is grep -rn over files with the given numbers of matches.
+func grepOutput(counts []int) []byte {
+	var b bytes.Buffer
+	for i, n := range counts {
+		for j := range n {
+			fmt.Fprintf(&b, "src/pkg%d/file%d.go:%d:\tthe match %d of file %d\n", i%7, i, j+1, j, i)
+		}
+	}
+	return b.Bytes()
+}
+
+var (
+	groupLine  = regexp.MustCompile(`(?m)^  (\S+) \(([\d,]+) (?:match|matches|path|paths)\): lines (\d+)-(\d+)$`)
+	streamMore = regexp.MustCompile(`(?m)^… ([\d,]+) more (?:matches in ([\d,]+) files?|paths) \(lines (\d+)-(\d+): gotk recall abc123 --lines \d+-\d+\)$`)
+)
+
+func num(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(strings.ReplaceAll(s, ",", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestStreamGrep: whatever the chunking, the compact form is the same,
+// within the ceiling; each file listed past the first page names its
+// exact count and raw line range, and the totals are exact.
+func TestStreamGrep(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	var counts []int
+	for range 3000 {
+		counts = append(counts, 1+r.IntN(60))
+	}
+	out := grepOutput(counts)
+	raw := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	in := streamIn("grep", "-rn", "match", "src")
+	whole := feed(grep{}, in, out, 0)
+	if len(whole.Stdout)+len(whole.Stderr) > Ceiling {
+		t.Errorf("printed %d bytes, over the ceiling", len(whole.Stdout)+len(whole.Stderr))
+	}
+	for seed := uint64(1); seed < 6; seed++ {
+		if got := feed(grep{}, in, out, seed); !bytes.Equal(got.Stdout, whole.Stdout) {
+			t.Fatalf("chunking %d changed the output:\n%s\n---\n%s", seed, got.Stdout, whole.Stdout)
+		}
+	}
+	text := string(whole.Stdout)
+	m := streamMore.FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no count line:\n%s", text)
+	}
+	from, to := num(t, m[3]), num(t, m[4])
+	if to != len(raw) || num(t, m[1]) != to-from+1 {
+		t.Errorf("count line %q: want %d more to line %d", m[0], to-from+1, len(raw))
+	}
+	files := map[string]bool{}
+	for _, l := range raw[from-1:] {
+		files[l[:strings.IndexByte(l, ':')]] = true
+	}
+	if num(t, m[2]) != len(files) {
+		t.Errorf("count line says %s files, the lines hold %d", m[2], len(files))
+	}
+	groups := groupLine.FindAllStringSubmatch(text, -1)
+	if len(groups) < 10 {
+		t.Fatalf("only %d files listed:\n%s", len(groups), text)
+	}
+	for _, g := range groups {
+		a, b := num(t, g[3]), num(t, g[4])
+		if num(t, g[2]) != b-a+1 {
+			t.Errorf("%q: count is not the range's", g[0])
+		}
+		for _, l := range raw[a-1 : b] {
+			if !strings.HasPrefix(l, g[1]+":") {
+				t.Fatalf("%q: line %q is another file's", g[0], l)
+			}
+		}
+		if b < len(raw) && strings.HasPrefix(raw[b], g[1]+":") {
+			t.Errorf("%q: the file goes on past the range", g[0])
+		}
+	}
+	if !strings.Contains(text, raw[len(raw)-1]+"\n") {
+		t.Errorf("the last line is not shown")
+	}
+	if !strings.Contains(text, fmt.Sprintf("%s lines streamed", count(int64(len(raw))))) {
+		t.Errorf("no exact line count:\n%s", text[len(text)-300:])
+	}
+}
+
+// TestStreamFind groups find's paths by the directory under its root.
+func TestStreamFind(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString(".\n")
+	for d := range 200 {
+		fmt.Fprintf(&b, "./dir%03d\n", d)
+		for f := range 100 + d {
+			fmt.Fprintf(&b, "./dir%03d/sub/file%04d.txt\n", d, f)
+		}
+	}
+	in := streamIn("find", ".")
+	got := feed(find{}, in, b.Bytes(), 3)
+	text := string(got.Stdout)
+	if !regexp.MustCompile(`(?m)^  \./dir050 \(151 paths\): lines \d+-\d+$`).MatchString(text) {
+		t.Errorf("dir050 not listed with its 151 paths:\n%s", text)
+	}
+	// The listed directories and the rest add up to the count.
+	m := streamMore.FindStringSubmatch(text)
+	rest := regexp.MustCompile(`(?m)^  … ([\d,]+) more, ([\d,]+) paths: lines (\d+)-(\d+)$`).FindStringSubmatch(text)
+	if m == nil || rest == nil {
+		t.Fatalf("no counts:\n%s", text)
+	}
+	sum := num(t, rest[2])
+	for _, g := range groupLine.FindAllStringSubmatch(text, -1) {
+		sum += num(t, g[2])
+	}
+	if sum != num(t, m[1]) || num(t, rest[4]) != 40101 {
+		t.Errorf("listed and rest: %d paths, count line %s", sum, m[1])
+	}
+	if len(got.Stdout) > Ceiling {
+		t.Errorf("printed %d bytes", len(got.Stdout))
+	}
+}
+
+// TestStreamBinary: lines holding NUL bytes are counted, never printed,
+// wherever they are (first page, past it, the last lines, an open line).
+func TestStreamBinary(t *testing.T) {
+	var b bytes.Buffer
+	for i := range 50000 {
+		if i%1000 == 3 || i == 49999 {
+			fmt.Fprintf(&b, "bin\x00ary %d\x00\x01\n", i)
+			continue
+		}
+		fmt.Fprintf(&b, "text line %d\n", i)
+	}
+	b.WriteString("open \x00 line")
+	for seed := uint64(0); seed < 4; seed++ {
+		got := feed(read{}, streamIn("cat", "x.bin"), b.Bytes(), seed)
+		if bytes.IndexByte(got.Stdout, 0) >= 0 || bytes.IndexByte(got.Stderr, 0) >= 0 {
+			t.Fatalf("a NUL byte was printed")
+		}
+		if !strings.Contains(string(got.Stdout), "50,001 lines streamed (52 with NUL bytes: binary, not shown)") {
+			t.Errorf("binary lines not counted:\n%s", got.Stdout[len(got.Stdout)-400:])
+		}
+	}
+}
+
+// TestStreamOpenLine: a line longer than anything held is counted whole
+// and shown cut.
+func TestStreamOpenLine(t *testing.T) {
+	long := bytes.Repeat([]byte("x"), 1<<20)
+	out := append(append([]byte("first\n"), long...), "\nlast\n"...)
+	got := feed(read{}, streamIn("cat", "min.js"), out, 2)
+	if len(got.Stdout) > Ceiling {
+		t.Errorf("printed %d bytes", len(got.Stdout))
+	}
+	if !strings.Contains(string(got.Stdout), "3 lines streamed") || !strings.Contains(string(got.Stdout), "more bytes]") {
+		t.Errorf("got:\n%.2000s", got.Stdout)
+	}
+}
+
+// TestStreamStderr: stderr keeps its first and last lines, counted, on
+// stderr.
+func TestStreamStderr(t *testing.T) {
+	s := NewStream(read{}, streamIn("make"))
+	for i := range 20000 {
+		s.Write(0, fmt.Appendf(nil, "out %d\n", i))
+		if i%10 == 0 {
+			s.Write(1, fmt.Appendf(nil, "warning %d\n", i))
+		}
+	}
+	got := s.Render(streamIn("make"), "")
+	e := string(got.Stderr)
+	if !strings.HasPrefix(e, "warning 0\n") || !strings.HasSuffix(e, "warning 19990\n") || !strings.Contains(e, "more lines on stderr") {
+		t.Errorf("stderr:\n%s", e)
+	}
+	if !strings.Contains(string(got.Stdout), "22,000 lines streamed") {
+		t.Errorf("stdout:\n%s", got.Stdout[len(got.Stdout)-300:])
+	}
+}
+
+// TestStreamJSON: a filter that needs the whole output gets its first
+// page as raw lines, the counts and the end; never all of it.
+func TestStreamJSON(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("[\n")
+	for i := range 100000 {
+		fmt.Fprintf(&b, "  {\"id\": %d, \"name\": \"item %d\"},\n", i, i)
+	}
+	b.WriteString("  {}\n]\n")
+	got := feed(jsonOut{}, streamIn("jq", "."), b.Bytes(), 5)
+	if len(got.Stdout) > Ceiling || !strings.Contains(string(got.Stdout), "100,003 lines streamed") {
+		t.Errorf("got %d bytes:\n%.3000s", len(got.Stdout), got.Stdout)
+	}
+}

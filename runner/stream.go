@@ -1,0 +1,241 @@
+package runner
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gotk-dev/gotk/runner/filter"
+	"github.com/gotk-dev/gotk/runner/proc"
+	"github.com/gotk-dev/gotk/runner/store"
+)
+
+// An output past captureLimit is not held: the capture hands what it held
+// and everything after to streamTap's writers, which feed the filter's
+// stream compactor (filter.Stream) in arrival order, while the spool gets
+// every byte on disk; at the end the spool becomes the run's raw file,
+// which `gotk recall ID --lines A-B` pages through. Memory stays bounded
+// whatever the output's size.
+
+const modeStreamed = "streamed" // past captureLimit: compacted as it streamed
+
+// streamTap sits between the capture and the spool. The capture calls
+// spool (in arrival order, under its lock) for every chunk, and past its
+// limit writes what it held (stdout's, then stderr's) and the rest to
+// the writers; the tap records the order of the chunks it held so the
+// stream compactor sees them as they arrived.
+type streamTap struct {
+	f     filter.Filter
+	in    filter.Input
+	spool *store.Spool // nil: nothing is kept
+	// spoolErr is why the spool stopped (a full disk, an unwritable
+	// directory): recall is unavailable.
+	spoolErr error
+	maxRaw   int64 // bytes the raw file keeps
+	spooled  int64 // bytes given to the spool
+	cutAt    int64 // raw lines kept when maxRaw was reached (0: none)
+	cut      bool
+
+	st        *filter.Stream // nil until the capture passed its limit
+	chunks    []tapChunk     // the held chunks, in arrival order
+	disorder  bool           // too many to record: held stdout comes first
+	total     [2]int         // bytes of each stream given before the limit
+	last      tapChunk       // the chunk that passed the limit (not held)
+	pending   [2][]byte      // what the capture held, as it hands it over
+	want      [2]int
+	streaming bool
+	replayed  bool // the held output went to the stream compactor
+}
+
+type tapChunk struct {
+	stream int
+	n      int
+}
+
+// maxChunks bounds the order a tap records (a program writing a byte at a
+// time to both streams): past it the held output is replayed stdout first.
+const maxChunks = 1 << 16
+
+func newStreamTap(f filter.Filter, in filter.Input, spool *store.Spool) *streamTap {
+	return &streamTap{f: f, in: in, spool: spool, maxRaw: store.MaxRawFile}
+}
+
+// spoolWrite is the capture's Spool: it records the chunk's place and
+// passes it on to the spool file, up to maxRaw bytes. It never fails
+// (the capture would stop calling it).
+func (t *streamTap) spoolWrite(stream int, p []byte) error {
+	if !t.streaming {
+		t.last = tapChunk{stream, len(p)}
+		t.total[stream] += len(p)
+		switch n := len(t.chunks); {
+		case t.disorder:
+		case n > 0 && t.chunks[n-1].stream == stream:
+			t.chunks[n-1].n += len(p)
+		case n < maxChunks:
+			t.chunks = append(t.chunks, tapChunk{stream, len(p)})
+		default:
+			t.disorder = true
+		}
+	}
+	if t.spool == nil || t.spoolErr != nil || t.cut {
+		return nil
+	}
+	if t.spooled+int64(len(p)) > t.maxRaw {
+		// The raw file keeps the output up to its cap, to the byte.
+		t.cut = true
+		p = p[:t.maxRaw-t.spooled]
+		if t.st != nil {
+			t.cutAt = t.st.Lines() + int64(bytes.Count(p, []byte{'\n'}))
+		}
+	}
+	t.spooled += int64(len(p))
+	if err := t.spool.Write(stream, p); err != nil {
+		t.spoolErr = err
+	}
+	return nil
+}
+
+// writer is where the capture sends stream's bytes past its limit.
+func (t *streamTap) writer(stream int) io.Writer { return tapWriter{t, stream} }
+
+type tapWriter struct {
+	t      *streamTap
+	stream int
+}
+
+func (w tapWriter) Write(p []byte) (int, error) {
+	w.t.take(w.stream, p)
+	return len(p), nil
+}
+
+// take gets the capture's bytes past its limit: first what it held, one
+// buffer per stream, then each chunk as it comes.
+func (t *streamTap) take(stream int, p []byte) {
+	if !t.streaming {
+		t.streaming = true
+		t.want = t.total
+		t.want[t.last.stream] -= t.last.n
+		t.replayed = false
+	}
+	if !t.replayed {
+		if len(t.pending[stream]) < t.want[stream] {
+			t.pending[stream] = p // the capture drops its buffer: not copied
+			if len(t.pending[0]) < t.want[0] || len(t.pending[1]) < t.want[1] {
+				return
+			}
+			p = nil
+		}
+		t.replay(t.pending[0], t.pending[1])
+	}
+	t.st.Write(stream, p)
+}
+
+// replay feeds the held output to the stream compactor in the order it
+// arrived, and forgets it.
+func (t *streamTap) replay(stdout, stderr []byte) {
+	if t.st == nil {
+		t.st = filter.NewStream(t.f, t.in)
+	}
+	if t.disorder {
+		t.chunks = []tapChunk{{0, len(stdout)}, {1, len(stderr)}}
+	}
+	held := [2][]byte{stdout, stderr}
+	for _, c := range t.chunks {
+		n := min(c.n, len(held[c.stream]))
+		t.st.Write(c.stream, held[c.stream][:n])
+		held[c.stream] = held[c.stream][n:]
+	}
+	t.chunks, t.pending, t.replayed = nil, [2][]byte{}, true
+}
+
+// finish ends a streamed run: the spool kept as the run's raw file (or why
+// it is not), the compact form printed, the run recorded.
+// out is what the capture held: the whole output when it did not pass
+// its limit (binary output is compacted as a stream too).
+func (a *app) finishStream(t *streamTap, run store.Run, res proc.Result, in filter.Input, id string, out proc.Output) int {
+	switch {
+	case !t.streaming:
+		t.replay(out.Stdout, out.Stderr)
+	case !t.replayed:
+		t.replay(t.pending[0], t.pending[1]) // nothing came past the limit after it
+	}
+	in.Exit, in.Duration = res.Exit, res.Duration
+	var note []string
+	kept := false
+	if t.spool != nil {
+		err := t.spoolErr
+		if err == nil {
+			err = t.spool.Keep()
+		}
+		if err != nil {
+			in.RecallLines = nil
+			in.Recall = func() string { return "recall unavailable" }
+			note = append(note, fmt.Sprintf("gotk: recall unavailable: the raw output could not be kept (%v); gotk --raw %s prints it", err, run.Command))
+		} else {
+			kept = true
+			dbPath, _ := store.DefaultPath(a.getenv)
+			if dropped := store.TrimRaw(dbPath, id, store.MaxRawTotal); len(dropped) > 0 {
+				note = append(note, fmt.Sprintf("gotk: the store dropped the raw output of %d older streamed run%s (%s) to stay within %s of raw files", len(dropped), map[bool]string{true: "s"}[len(dropped) > 1], joinIDs(dropped), sizeName(store.MaxRawTotal)))
+			}
+		}
+	}
+	if t.cut && kept {
+		lines := ""
+		if t.cutAt > 0 {
+			lines = fmt.Sprintf(" (lines 1-%d)", t.cutAt)
+		}
+		note = append(note, fmt.Sprintf("gotk: the store keeps the first %s of this output%s; the rest is not kept", sizeName(t.maxRaw), lines))
+	}
+	st := t.st
+	if st == nil {
+		st = filter.NewStream(t.f, t.in)
+	}
+	shown := st.Render(in, strings.Join(note, "\n"))
+	a.stdout.Write(shown.Stdout)
+	a.stderr.Write(shown.Stderr)
+	total := st.Bytes()
+	run.Mode, run.Measured, run.RawBytes = modeStreamed, true, total
+	run.Shown = int64(len(shown.Stdout) + len(shown.Stderr))
+	var k *store.Kept
+	if kept {
+		// The raw file holds the output; the record says how large it is.
+		k = &store.Kept{ID: id, Shown: append(shown.Stdout, shown.Stderr...), Size: total}
+	}
+	a.record(run, k)
+	return res.Exit
+}
+
+// limit is what the capture holds before it streams: for a read or a
+// listing, whose compact form past a megabyte is the stream's anyway,
+// less than captureLimit (holding costs memory and, on some machines,
+// more time in page faults than the rest of the run).
+func (t *streamTap) limit() int {
+	if filter.Streams(t.f) {
+		return min(captureLimit, streamAfter)
+	}
+	return captureLimit
+}
+
+// streamAfter is the capture limit of a read or a listing (both copies
+// of what is held count: it streams past about 1 MB of output).
+const streamAfter = 2 << 20
+
+// hasNUL reports binary output: it is compacted as a stream (counted,
+// never printed).
+func hasNUL(b []byte) bool { return bytes.IndexByte(b, 0) >= 0 }
+
+func joinIDs(ids []string) string {
+	if len(ids) > 5 {
+		return fmt.Sprintf("%s, %s, … %d more", ids[0], ids[1], len(ids)-2)
+	}
+	return strings.Join(ids, ", ")
+}
+
+// sizeName is a size in MiB or GiB.
+func sizeName(n int64) string {
+	if n >= 1<<30 && n%(1<<30) == 0 {
+		return fmt.Sprintf("%d GiB", n>>30)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
