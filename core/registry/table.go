@@ -39,7 +39,7 @@ var rules = [...]Rule{
 	{ID: "npm.run", Program: "npm", Sub: []string{"run", "run-script", "test", "t", "install", "i", "ci", "exec", "x"}, Category: Build, Handler: "npm", Accept: notLongRunning},
 	{ID: "pnpm.run", Program: "pnpm", Sub: []string{"run", "test", "install", "i", "exec"}, Category: Build, Handler: "npm", Accept: notLongRunning},
 	{ID: "yarn.run", Program: "yarn", Sub: []string{"run", "test", "install", "exec"}, Category: Build, Handler: "npm", Accept: notLongRunning},
-	{ID: "yarn.run", Program: "yarn", Sub: []string{"workspace"}, Category: Build, Handler: "npm", Usage: "yarn workspace NAME run|test|install|exec", Accept: yarnWorkspace},
+	{ID: "yarn.run", Program: "yarn", Sub: []string{"workspace"}, Category: Build, Handler: "npm", Usage: "yarn workspace NAME test", Accept: yarnWorkspace},
 	{ID: "bun.run", Program: "bun", Sub: []string{"run", "test", "install", "i"}, Category: Build, Handler: "npm", Accept: notLongRunning},
 	{ID: "make", Program: "make", Category: Build, Handler: "make", Accept: func(a []string) bool {
 		return all(noFlag("-p", "--print-data-base", "-n", "--dry-run", "--just-print"), noOperand(longRunningTargets...))(a)
