@@ -194,7 +194,9 @@ var rules = [...]Rule{
 	{ID: "kubectl.describe", Program: "kubectl", Sub: []string{"describe"}, Category: Infra, Handler: "kubectl-describe"},
 	{ID: "helm", Program: "helm", Sub: []string{"list", "ls", "status", "history", "lint"}, Category: Infra, Handler: "helm"},
 	{ID: "helm.template", Program: "helm", Sub: []string{"template"}, Category: Infra, Handler: "helm-template", Accept: func(a []string) bool { return noFlag("--output-dir")(a) }},
-	{ID: "kubectl.apply", Program: "kubectl", Sub: []string{"apply"}, Category: Infra, Handler: "kubectl-apply", Accept: func(a []string) bool { return noFlag("-o", "--output")(a) }},
+	{ID: "kubectl.apply", Program: "kubectl", Sub: []string{"apply"}, Category: Infra, Handler: "kubectl-apply", Accept: func(a []string) bool {
+		return all(noFlag("-o", "--output"), after(1, noSub("edit-last-applied", "view-last-applied", "set-last-applied")))(a)
+	}},
 	{ID: "terraform.validate", Program: "terraform", Sub: []string{"validate"}, Category: Infra, Handler: "terraform-validate", Accept: func(a []string) bool { return noFlag("-json")(a) }},
 	{ID: "terraform.plan", Program: "terraform", Sub: []string{"plan"}, Category: Infra, Handler: "terraform-plan", Accept: func(a []string) bool { return noFlag("-out")(a) }},
 	{ID: "aws", Program: "aws", Category: Infra, Handler: "aws", Accept: func(a []string) bool { return all(hasOperand, noFlag("--debug"))(a) }},
