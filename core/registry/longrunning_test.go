@@ -15,6 +15,7 @@ func TestLongRunningNeverRewritten(t *testing.T) {
 		"npm start", "npm run start", "npm run dev", "npm run serve", "npm run watch", "npm run preview", "npm test -- --watch",
 		"pnpm start", "pnpm dev", "pnpm run dev", "pnpm run serve", "pnpm run watch",
 		"yarn start", "yarn dev", "yarn run dev", "yarn serve", "yarn watch",
+		"yarn workspace web dev", "yarn workspace web run dev", "yarn workspace web run start", "yarn workspace web test --watch",
 		"bun run dev", "bun run start",
 		"go run .", "go run ./cmd/server", "go -C svc run .",
 		"cargo run", "cargo run --release", "cargo watch -x test", "cargo +nightly run",

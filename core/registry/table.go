@@ -14,6 +14,7 @@ var rules = [...]Rule{
 	// ── tests ──────────────────────────────────────────────────────────────
 	{ID: "go.test", Program: "go", Sub: []string{"test"}, Category: Tests, Handler: "go-test"},
 	{ID: "cargo.test", Program: "cargo", Sub: []string{"test"}, Category: Tests, Handler: "cargo-test"},
+	{ID: "cargo.nextest", Program: "cargo", Sub: []string{"nextest run"}, Category: Tests, Handler: "cargo-nextest", Accept: func(a []string) bool { return noFlag("--message-format")(a) }},
 	{ID: "pytest", Program: "pytest", Category: Tests, Handler: "pytest", Accept: func(a []string) bool { return noFlag(pytestLooping...)(a) }},
 	{ID: "pytest", Program: "py.test", Category: Tests, Handler: "pytest", Accept: func(a []string) bool { return noFlag(pytestLooping...)(a) }},
 	{ID: "vitest", Program: "vitest", Category: Tests, Handler: "vitest", Accept: func(a []string) bool { return all(noSub("watch", "dev", "bench"), noFlag("-w", "--watch", "--ui"))(a) }},
@@ -33,10 +34,12 @@ var rules = [...]Rule{
 
 	// ── build ──────────────────────────────────────────────────────────────
 	{ID: "go.build", Program: "go", Sub: []string{"build", "vet"}, Category: Build, Handler: "go-build"},
+	{ID: "go.mod", Program: "go", Sub: []string{"mod tidy", "mod download", "mod verify", "get"}, Category: Packages, Handler: "go-mod", Accept: func(a []string) bool { return noFlag("-json")(a) }},
 	{ID: "cargo.build", Program: "cargo", Sub: []string{"build", "check", "clippy"}, Category: Build, Handler: "cargo-build"},
 	{ID: "npm.run", Program: "npm", Sub: []string{"run", "run-script", "test", "t", "install", "i", "ci", "exec", "x"}, Category: Build, Handler: "npm", Accept: notLongRunning},
 	{ID: "pnpm.run", Program: "pnpm", Sub: []string{"run", "test", "install", "i", "exec"}, Category: Build, Handler: "npm", Accept: notLongRunning},
 	{ID: "yarn.run", Program: "yarn", Sub: []string{"run", "test", "install", "exec"}, Category: Build, Handler: "npm", Accept: notLongRunning},
+	{ID: "yarn.run", Program: "yarn", Sub: []string{"workspace"}, Category: Build, Handler: "npm", Usage: "yarn workspace NAME test", Accept: yarnWorkspace},
 	{ID: "bun.run", Program: "bun", Sub: []string{"run", "test", "install", "i"}, Category: Build, Handler: "npm", Accept: notLongRunning},
 	{ID: "make", Program: "make", Category: Build, Handler: "make", Accept: func(a []string) bool {
 		return all(noFlag("-p", "--print-data-base", "-n", "--dry-run", "--just-print"), noOperand(longRunningTargets...))(a)
@@ -134,6 +137,8 @@ var rules = [...]Rule{
 		return all(anyFlag("--check", "-c", "--list-different", "-l"), noFlag("--write", "-w"))(a)
 	}},
 
+	{ID: "cargo.fmt", Program: "cargo", Sub: []string{"fmt"}, Category: Lint, Handler: "cargo-fmt", Usage: "cargo fmt --check", Accept: cargoFmtCheck},
+
 	// ── package managers ───────────────────────────────────────────────────
 	{ID: "pip", Program: "pip", Sub: []string{"list", "install", "show"}, Category: Packages, Pipe: PipeProducer, Handler: "pip"},
 	{ID: "pip", Program: "pip3", Sub: []string{"list", "install", "show"}, Category: Packages, Pipe: PipeProducer, Handler: "pip"},
@@ -188,12 +193,18 @@ var rules = [...]Rule{
 	{ID: "kubectl.logs", Program: "kubectl", Sub: []string{"logs"}, Category: Infra, Handler: "kubectl-logs", Accept: func(a []string) bool { return noFlag("-f", "--follow")(a) }},
 	{ID: "kubectl.describe", Program: "kubectl", Sub: []string{"describe"}, Category: Infra, Handler: "kubectl-describe"},
 	{ID: "helm", Program: "helm", Sub: []string{"list", "ls", "status", "history", "lint"}, Category: Infra, Handler: "helm"},
+	{ID: "helm.template", Program: "helm", Sub: []string{"template"}, Category: Infra, Handler: "helm-template", Accept: func(a []string) bool { return noFlag("--output-dir")(a) }},
+	{ID: "kubectl.apply", Program: "kubectl", Sub: []string{"apply"}, Category: Infra, Handler: "kubectl-apply", Accept: func(a []string) bool {
+		return all(noFlag("-o", "--output"), after(1, noSub("edit-last-applied", "view-last-applied", "set-last-applied")))(a)
+	}},
+	{ID: "terraform.validate", Program: "terraform", Sub: []string{"validate"}, Category: Infra, Handler: "terraform-validate", Accept: func(a []string) bool { return noFlag("-json")(a) }},
 	{ID: "terraform.plan", Program: "terraform", Sub: []string{"plan"}, Category: Infra, Handler: "terraform-plan", Accept: func(a []string) bool { return noFlag("-out")(a) }},
 	{ID: "aws", Program: "aws", Category: Infra, Handler: "aws", Accept: func(a []string) bool { return all(hasOperand, noFlag("--debug"))(a) }},
 	{ID: "oc.get", Program: "oc", Sub: []string{"get"}, Category: Infra, Handler: "kubectl-get", Accept: func(a []string) bool { return all(noFlag("-w", "--watch", "--watch-only"), kubectlOutput)(a) }},
 	{ID: "oc.logs", Program: "oc", Sub: []string{"logs"}, Category: Infra, Handler: "kubectl-logs", Accept: func(a []string) bool { return noFlag("-f", "--follow")(a) }},
 	{ID: "oc.describe", Program: "oc", Sub: []string{"describe"}, Category: Infra, Handler: "kubectl-describe"},
 	{ID: "tofu.plan", Program: "tofu", Sub: []string{"plan"}, Category: Infra, Handler: "terraform-plan", Accept: func(a []string) bool { return noFlag("-out")(a) }},
+	{ID: "tofu.validate", Program: "tofu", Sub: []string{"validate"}, Category: Infra, Handler: "terraform-validate", Accept: func(a []string) bool { return noFlag("-json")(a) }},
 	{ID: "pulumi", Program: "pulumi", Sub: []string{"preview", "up", "destroy", "refresh", "stack"}, Category: Infra, Handler: "pulumi", Accept: func(a []string) bool { return noFlag("--watch", "-w", "--json", "-j")(a) }},
 	{ID: "ansible-playbook", Program: "ansible-playbook", Category: Infra, Handler: "ansible-playbook", Accept: func(a []string) bool {
 		return all(hasOperand, noFlag("-k", "-K", "--ask-pass", "--ask-become-pass", "--ask-vault-pass", "-J", "--step"))(a)

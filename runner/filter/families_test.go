@@ -35,7 +35,8 @@ func familiesTable(t *testing.T) (string, int, int) {
 	b.WriteString("`go test ./filter -run TestFamilies -update-families` in runner/; the families and the RTK/snip columns\n")
 	b.WriteString("are the team's command-families.tsv. `gotk` is what the registry does with the probe commands now\n")
 	b.WriteString("(Y: every probe is rewritten, P: some, N: none); `before` is the tsv's column before issue 14.\n")
-	b.WriteString("`corpus` counts the cases whose rule belongs to the family: real captures + samples written by hand.\n\n")
+	b.WriteString("`corpus` counts the cases whose rule belongs to the family: real captures + samples written by hand.\n")
+	b.WriteString("`?` in RTK/snip: a family the tsv does not list (added after a check of the peers' families).\n\n")
 	b.WriteString("| category | family | RTK | snip | before | gotk | rules | probes | corpus (real+sample) |\n|---|---|---|---|---|---|---|---|---|\n")
 	yes, before := 0, 0
 	for _, f := range families {

@@ -24,8 +24,16 @@ var npmNoise = []*lazyRegexp{
 	lazy(`^npm (warn|WARN) install-scripts\s*$`),
 	lazy(`^(Progress: resolved|Packages: \+|\++$|Done in [\d.]+m?s)`), // pnpm progress
 	lazy(`^\[\d/\d\] (Resolving|Fetching|Linking|Building)`),          // yarn progress
-	lazy(`^yarn (run|install) v\d`),
+	lazy(`^yarn (run|install|workspace) v\d`),
+	lazy(`^info Visit https://yarnpkg\.com/en/docs/cli/\S+ for documentation about this command\.$`),
 }
+
+// yarnScript is the line yarn 1 prints before a script: `yarn run vX`,
+// then `$ COMMAND`.
+var (
+	yarnRunLine = lazy(`^yarn run v\d`)
+	yarnScript  = lazy(`^\$ \S`)
+)
 
 // npmBanner is the two-line header npm prints before a script.
 var npmBanner = lazy(`^> \S+@\S+ \S+`)
@@ -46,13 +54,24 @@ func (npmRun) Render(in Input) (Output, error) {
 		}
 		body = append(body, ls[i])
 	}
+	if script == "" && filepath.Base(in.Argv[0]) == "yarn" {
+		for i := 1; i < len(body); i++ {
+			if yarnScript.MatchString(body[i]) && yarnRunLine.MatchString(body[i-1]) {
+				if m, ok := registry.Classify(strings.Fields(body[i][2:])); ok && m.Rule.Handler != "npm" {
+					script = body[i][2:]
+					body = append(body[:i:i], body[i+1:]...)
+				}
+				break
+			}
+		}
+	}
 	if script != "" {
 		argv := strings.Fields(script)
 		if m, ok := registry.Classify(argv); ok && m.Rule.Handler != "npm" {
 			if f := For(m.Rule.Handler); f != nil {
 				inner := in
 				inner.Argv, inner.Tool, inner.RanArgv = argv, m.Tool, argv
-				inner.Stdout = join(body)
+				inner.Stdout = join(dropMatching(body, npmNoise...))
 				if out, err := f.Render(inner); err == nil {
 					return out, nil
 				}

@@ -10,8 +10,9 @@ import (
 // stripping, noise dropping, deduplication and the one way to cap output
 // (capLines), so every truncation says what was left out and how to see it.
 
-// ansi matches terminal escape sequences (colours, cursor moves, OSC links).
-var ansi = lazy(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)`)
+// ansi matches terminal escape sequences (colours, cursor moves, OSC links,
+// and the charset selection `ESC ( B` that tput sgr0 ends a colour with).
+var ansi = lazy(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()*+][0-9A-Za-z]`)
 
 // lines splits output into lines without their newlines, dropping ANSI
 // escapes and the carriage-return overdraws of progress bars (only the last
