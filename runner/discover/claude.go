@@ -53,6 +53,7 @@ var claudeKnown = sync.OnceValue(func() map[string]bool {
 
 type claudeLine struct {
 	Type           string          `json:"type"`
+	Subtype        string          `json:"subtype"`
 	Timestamp      json.RawMessage `json:"timestamp"`
 	Cwd            string          `json:"cwd"`
 	SessionID      string          `json:"sessionId"`
@@ -61,7 +62,15 @@ type claudeLine struct {
 		Decision string `json:"decision"`
 	} `json:"permissionDecision"`
 	Message *struct {
+		ID      string          `json:"id"`
+		Model   string          `json:"model"`
 		Content json.RawMessage `json:"content"`
+		Usage   *struct {
+			Input      int64 `json:"input_tokens"`
+			CacheWrite int64 `json:"cache_creation_input_tokens"`
+			CacheRead  int64 `json:"cache_read_input_tokens"`
+			Output     int64 `json:"output_tokens"`
+		} `json:"usage"`
 	} `json:"message"`
 	Attachment *struct {
 		Type      string `json:"type"`
@@ -96,6 +105,14 @@ func readClaude(path string, s *scan) {
 		}
 		if l.PermissionMode != "" {
 			mode = l.PermissionMode
+		}
+		if l.Type == "assistant" && l.Message != nil && l.Message.Usage != nil && l.Message.Model != "<synthetic>" {
+			u := l.Message.Usage
+			s.sess.request(l.Message.ID, l.Message.Model, parseTime(l.Timestamp),
+				Usage{Input: u.Input, CacheWrite: u.CacheWrite, CacheRead: u.CacheRead, Output: u.Output})
+		}
+		if l.Type == "system" && l.Subtype == "compact_boundary" {
+			s.sess.compacted()
 		}
 		switch {
 		case l.Type == "attachment" && l.Attachment != nil && l.Attachment.Type == "hook_success":
