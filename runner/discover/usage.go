@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
 )
 
 // The session view: what the agents' model requests read, as the agents
@@ -452,4 +451,3 @@ func pct(part, whole int64) float64 {
 func round1(f float64) float64 { return math.Round(f*10) / 10 }
 
 func round6(f float64) float64 { return math.Round(f*1e6) / 1e6 }
-
