@@ -93,6 +93,9 @@ type gainCmd struct {
 	CSV     bool `name:"csv" xor:"format,xc" help:"Print CSV."`
 	Project bool `short:"p" help:"Only runs in the current project (git top level, or this directory)."`
 	Exact   bool `xor:"xg,xh,xc" help:"Recount the kept samples with the o200k tokenizer (slow)."`
+	// Sessions reads the agents' transcripts (as discover does) for what
+	// their requests read and what gotk removed from it.
+	Sessions bool `xor:"period,hist,xg,xc" help:"Per session, from the usage the agents record: what their requests read, and the share gotk removed (docs/sessions.md)."`
 }
 
 func (c gainCmd) period() gain.Period {
@@ -363,6 +366,12 @@ func (a *app) gain(c gainCmd) int {
 	s, code, ok := a.openExisting("gain")
 	if !ok && code != 0 {
 		return code
+	}
+	if c.Sessions {
+		if ok {
+			defer s.Close()
+		}
+		return a.gainSessions(s, project, c.JSON)
 	}
 	var runs []store.Run
 	var samples []store.Entry

@@ -2,11 +2,15 @@ package discover
 
 import (
 	"cmp"
+	"fmt"
+	"io"
 	"math"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/BurntSushi/toml"
 )
 
 // The session view: what the agents' model requests read, as the agents
@@ -451,3 +455,65 @@ func pct(part, whole int64) float64 {
 func round1(f float64) float64 { return math.Round(f*10) / 10 }
 
 func round6(f float64) float64 { return math.Round(f*1e6) / 1e6 }
+
+// ParsePrices reads the [prices."MODEL"] tables of config.toml (per million
+// tokens: input, cache_write, cache_read, output); other keys are not its
+// business.
+func ParsePrices(data string) (map[string]Price, error) {
+	var c struct {
+		Prices map[string]Price `toml:"prices"`
+	}
+	if _, err := toml.Decode(strings.TrimPrefix(data, "\uFEFF"), &c); err != nil {
+		return nil, err
+	}
+	return c.Prices, nil
+}
+
+// Text writes the session view a person reads.
+func (s *Sessions) Text(w io.Writer, scope string) {
+	if s.Count == 0 {
+		fmt.Fprintf(w, "gotk gain --sessions: no transcript records the usage of its requests (%s)\n", scope)
+		s.noUsage(w)
+		return
+	}
+	u := s.Usage
+	fmt.Fprintf(w, "gotk gain --sessions: %s with recorded usage (%s)\n", plural(s.Count, "session"), scope)
+	fmt.Fprintf(w, "gotk removed %.1f%% of what your agents read (per command: %.1f%% of the output gotk filtered)\n", s.RemovedPct, s.PerCommandPct)
+	fmt.Fprintf(w, "requests      %s read %s tokens (%s uncached, %s cache writes, %s cache reads), wrote %s\n",
+		thousands(int64(u.Requests)), thousands(u.Read()), thousands(u.Input), thousands(u.CacheWrite), thousands(u.CacheRead), thousands(u.Output))
+	fmt.Fprintf(w, "shell output  %s tokens, read %s times over: %.1f%% of what the requests read\n",
+		thousands(s.ShellTokens), thousands(s.ShellReads), pct(s.ShellReads, u.Read()))
+	fmt.Fprintf(w, "gotk removed  %s tokens from the %s results joined to its runs, %s token-reads avoided\n",
+		thousands(s.RemovedTokens), thousands(int64(s.Joined)), thousands(s.ReadsAvoided))
+	if s.Cost != nil {
+		fmt.Fprintf(w, "cost          %.4f spent, %.4f avoided (your configured prices; %d of %d sessions priced)\n",
+			s.Cost.Spent, s.Cost.Avoided, s.Priced, s.Count)
+	}
+	if s.Windowed+s.Unjoined > 0 {
+		fmt.Fprintf(w, "not credited  %d through gotk into the agent's own pipe (| head, | tail…), %d with no measured run in gotk's log\n", s.Windowed, s.Unjoined)
+	}
+	s.noUsage(w)
+	fmt.Fprintf(w, "\n  %-16s %-8s %-10s %8s %12s %12s %12s %7s\n", "start", "agent", "session", "requests", "read", "shell reads", "avoided", "removed")
+	for _, x := range s.List {
+		start := "-"
+		if !x.Start.IsZero() {
+			start = x.Start.Local().Format("2006-01-02 15:04")
+		}
+		fmt.Fprintf(w, "  %-16s %-8s %-10s %8s %12s %12s %12s %6.1f%%\n", start, x.Agent, clip(x.Session, 10), thousands(int64(x.Usage.Requests)),
+			thousands(x.Usage.Read()), thousands(x.ShellReads), thousands(x.ReadsAvoided), x.RemovedPct)
+	}
+	fmt.Fprintf(w, "\n(%s)\n", s.Method)
+}
+
+func (s *Sessions) noUsage(w io.Writer) {
+	if s.NoUsageCount == 0 {
+		return
+	}
+	fmt.Fprintf(w, "no usage recorded in %s (their calls count per command only):\n", plural(s.NoUsageCount, "transcript"))
+	for _, n := range s.NoUsage {
+		fmt.Fprintf(w, "  %s\n", n)
+	}
+	if n := s.NoUsageCount - len(s.NoUsage); n > 0 {
+		fmt.Fprintf(w, "  and %d more\n", n)
+	}
+}
