@@ -143,7 +143,7 @@ func Scan(o Options) *Report {
 		agg.add(r)
 	}
 	rep := agg.report(<-statsc)
-	rep.Sessions = sessionsView(<-logsc, agg.sessions, o.Prices, gain.Build(recent, "", gain.AgentLimit).Total.Percent(), o.Limit)
+	rep.Sessions = sessionsView(<-logsc, agg.sessions, o, gain.Build(recent, "", gain.AgentLimit).Total.Percent())
 	return rep
 }
 

@@ -323,7 +323,7 @@ func (a *sessionAcc) add(r result) {
 }
 
 // sessions builds the session view from the files read and their results.
-func sessionsView(logs []*sessionLog, accs map[*sessionLog]*sessionAcc, prices map[string]Price, perCommand float64, limit int) *Sessions {
+func sessionsView(logs []*sessionLog, accs map[*sessionLog]*sessionAcc, o Options, perCommand float64) *Sessions {
 	out := &Sessions{Method: SessionMethod, PerCommandPct: round1(perCommand), NoUsage: []string{}, List: []Session{}}
 	byKey := map[string]*Session{}
 	costs := map[string]*Cost{}
@@ -338,7 +338,7 @@ func sessionsView(logs []*sessionLog, accs map[*sessionLog]*sessionAcc, prices m
 		if !l.hasUsage {
 			if acc.calls > 0 {
 				if out.NoUsageCount++; len(out.NoUsage) < maxNoUsage {
-					out.NoUsage = append(out.NoUsage, l.agent+": "+l.file)
+					out.NoUsage = append(out.NoUsage, l.agent+": "+homeRel(l.file, o.Env.Home))
 				}
 			}
 			continue
@@ -385,7 +385,7 @@ func sessionsView(logs []*sessionLog, accs map[*sessionLog]*sessionAcc, prices m
 			if !slices.Contains(s.Models, model) && model != "" {
 				s.Models = append(s.Models, model)
 			}
-			p, ok := prices[model]
+			p, ok := o.Prices[model]
 			if !ok {
 				priced = false
 				continue
@@ -399,7 +399,7 @@ func sessionsView(logs []*sessionLog, accs map[*sessionLog]*sessionAcc, prices m
 			unpriced[key] = true
 			continue
 		}
-		p := prices[main]
+		p := o.Prices[main]
 		c := costs[key]
 		if c == nil {
 			c = &Cost{}
@@ -439,10 +439,18 @@ func sessionsView(logs []*sessionLog, accs map[*sessionLog]*sessionAcc, prices m
 		return cmp.Or(cmp.Compare(y.ReadsAvoided, x.ReadsAvoided), cmp.Compare(y.Usage.Read(), x.Usage.Read()),
 			x.Start.Compare(y.Start), cmp.Compare(x.Agent+x.Session, y.Agent+y.Session))
 	})
-	if limit > 0 && len(out.List) > limit {
-		out.List = out.List[:limit]
+	if o.Limit > 0 && len(out.List) > o.Limit {
+		out.List = out.List[:o.Limit]
 	}
 	return out
+}
+
+// homeRel writes a path under home as ~/….
+func homeRel(path, home string) string {
+	if home != "" && within(path, home) && path != home {
+		return "~" + string(filepath.Separator) + strings.TrimPrefix(path[len(home):], string(filepath.Separator))
+	}
+	return path
 }
 
 func pct(part, whole int64) float64 {
