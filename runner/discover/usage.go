@@ -78,10 +78,18 @@ type Session struct {
 	Start   time.Time `json:"start"`
 	Models  []string  `json:"models"`
 	Usage   Usage     `json:"usage"`
-	// ShellCalls and ShellTokens: the shell results the model received,
-	// their o200k tokens counted once each; ShellReads: those tokens times
-	// the requests that read them.
-	ShellCalls  int   `json:"shell_calls"`
+	// ShellCalls counts the shell results the model received.
+	ShellCalls int `json:"shell_calls"`
+	Effect
+	// Cost is set only when config.toml prices every model of the session.
+	Cost *Cost `json:"cost,omitempty"`
+}
+
+// Effect is what shell output cost a session's requests (or all of them)
+// and what gotk removed from it.
+type Effect struct {
+	// ShellTokens: the o200k tokens of the shell results, counted once
+	// each; ShellReads: those tokens times the requests that read them.
 	ShellTokens int64 `json:"shell_output_tokens"`
 	ShellReads  int64 `json:"shell_output_reads"`
 	// Through counts the calls that ran through gotk; Joined those joined
@@ -94,10 +102,17 @@ type Session struct {
 	RemovedTokens int64 `json:"removed_tokens"`
 	ReadsAvoided  int64 `json:"reads_avoided"`
 	// RemovedPct is ReadsAvoided over what the requests would have read
-	// without gotk (Usage.Read() + ReadsAvoided), in percent.
+	// without gotk (Usage.Read() + ReadsAvoided), in percent: the headline.
 	RemovedPct float64 `json:"removed_pct"`
-	// Cost is set only when config.toml prices every model of the session.
-	Cost *Cost `json:"cost,omitempty"`
+}
+
+func (e *Effect) add(o Effect) {
+	e.ShellTokens += o.ShellTokens
+	e.ShellReads += o.ShellReads
+	e.Through += o.Through
+	e.Joined += o.Joined
+	e.RemovedTokens += o.RemovedTokens
+	e.ReadsAvoided += o.ReadsAvoided
 }
 
 // Cost is money, in the unit of the configured prices.
@@ -110,17 +125,8 @@ type Cost struct {
 type Sessions struct {
 	Count int   `json:"count"` // sessions with recorded usage
 	Usage Usage `json:"usage"`
-	// ShellTokens, ShellReads, RemovedTokens, ReadsAvoided: as Session's,
-	// summed.
-	ShellTokens   int64 `json:"shell_output_tokens"`
-	ShellReads    int64 `json:"shell_output_reads"`
-	Through       int   `json:"through_gotk"`
-	Joined        int   `json:"joined"`
-	RemovedTokens int64 `json:"removed_tokens"`
-	ReadsAvoided  int64 `json:"reads_avoided"`
-	// RemovedPct is the headline: of what the agents' requests would have
-	// read without gotk, the share gotk removed, in percent.
-	RemovedPct float64 `json:"removed_pct"`
+	// Effect sums the sessions'; its RemovedPct is over all of them.
+	Effect
 	// PerCommandPct is `gotk gain`'s share over the same period: the bytes
 	// gotk removed from the outputs of its runs, capped per run.
 	PerCommandPct float64 `json:"per_command_pct"`
@@ -423,12 +429,7 @@ func sessionsView(logs []*sessionLog, accs map[*sessionLog]*sessionAcc, o Option
 		}
 		out.Count++
 		out.Usage.add(s.Usage)
-		out.ShellTokens += s.ShellTokens
-		out.ShellReads += s.ShellReads
-		out.Through += s.Through
-		out.Joined += s.Joined
-		out.RemovedTokens += s.RemovedTokens
-		out.ReadsAvoided += s.ReadsAvoided
+		out.Effect.add(s.Effect)
 		out.List = append(out.List, *s)
 	}
 	if out.Cost != nil {
