@@ -96,7 +96,7 @@ func (a *app) gainSessions(s *store.Store, project string, asJSON bool) int {
 	var runs []store.Run
 	if s != nil {
 		var err error
-		if runs, err = s.Runs(""); err != nil {
+		if runs, err = s.Runs(project); err != nil {
 			return a.fail("gain: %s: %v", s.Path(), err)
 		}
 	}

@@ -143,7 +143,13 @@ func Scan(o Options) *Report {
 		agg.add(r)
 	}
 	rep := agg.report(<-statsc)
-	rep.Sessions = sessionsView(<-logsc, agg.sessions, o, gain.Build(recent, "", gain.AgentLimit).Total.Percent())
+	var mine []store.Run // the per-command share is over the runs of the scanned projects
+	for _, r := range recent {
+		if project == "" || related(r.Project, project) {
+			mine = append(mine, r)
+		}
+	}
+	rep.Sessions = sessionsView(<-logsc, agg.sessions, o, gain.Build(mine, "", gain.AgentLimit).Total.Percent())
 	return rep
 }
 
