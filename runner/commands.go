@@ -95,7 +95,8 @@ type gainCmd struct {
 	Exact   bool `xor:"xg,xh,xc" help:"Recount the kept samples with the o200k tokenizer (slow)."`
 	// Sessions reads the agents' transcripts (as discover does) for what
 	// their requests read and what gotk removed from it.
-	Sessions bool `xor:"period,hist,xg,xc" help:"Per session, from the usage the agents record: what their requests read, and the share gotk removed (docs/sessions.md)."`
+	Sessions bool   `xor:"period,hist,xg,xc" help:"Per session, from the usage the agents record: what their requests read, and the share gotk removed (docs/sessions.md)."`
+	Since    string `placeholder:"DURATION|DATE" help:"With --sessions: only since then (7d, 2w, 36h, 2026-01-31; default all)."`
 }
 
 func (c gainCmd) period() gain.Period {
@@ -357,6 +358,13 @@ func (a *app) gain(c gainCmd) int {
 	if c.History != nil && *c.History < 1 {
 		return a.usage("gain: --history wants a number of runs from 1")
 	}
+	if c.Since != "" && !c.Sessions {
+		return a.usage("gain: --since goes with --sessions")
+	}
+	since, err := parseSince(c.Since, a.now())
+	if err != nil {
+		return a.usage(fmt.Sprintf("gain: --since %q: %v", c.Since, err))
+	}
 	project := ""
 	if c.Project {
 		if project = a.project(); project == "" {
@@ -371,7 +379,7 @@ func (a *app) gain(c gainCmd) int {
 		if ok {
 			defer s.Close()
 		}
-		return a.gainSessions(s, project, c.JSON)
+		return a.gainSessions(s, project, since, c.JSON)
 	}
 	var runs []store.Run
 	var samples []store.Entry

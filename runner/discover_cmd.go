@@ -92,7 +92,7 @@ func (a *app) discover(c discoverCmd) int {
 
 // gainSessions is `gotk gain --sessions`: discover's session view over
 // every transcript, with the runs of s (nil: none recorded).
-func (a *app) gainSessions(s *store.Store, project string, asJSON bool) int {
+func (a *app) gainSessions(s *store.Store, project string, since time.Time, asJSON bool) int {
 	var runs []store.Run
 	if s != nil {
 		var err error
@@ -105,7 +105,7 @@ func (a *app) gainSessions(s *store.Store, project string, asJSON bool) int {
 		home, _ = os.UserHomeDir()
 	}
 	rep := discover.Scan(discover.Options{Env: discover.Env{Home: home, Getenv: a.getenv}, Project: project,
-		Runs: runs, Prices: a.prices(home)})
+		Since: since, Runs: runs, Prices: a.prices(home)})
 	if asJSON {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetEscapeHTML(false)
@@ -118,6 +118,9 @@ func (a *app) gainSessions(s *store.Store, project string, asJSON bool) int {
 	scope := "all projects"
 	if project != "" {
 		scope = project
+	}
+	if !since.IsZero() {
+		scope += ", since " + since.Local().Format("2006-01-02 15:04")
 	}
 	rep.Sessions.Text(a.stdout, scope)
 	return 0

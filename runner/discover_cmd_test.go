@@ -43,7 +43,7 @@ func TestGainSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := t.TempDir()
-	run := func(config string) (sessions struct {
+	run := func(config string, args ...string) (sessions struct {
 		Count int
 		Usage struct{ Requests int }
 		Cost  *struct{ Spent float64 }
@@ -58,8 +58,8 @@ func TestGainSessions(t *testing.T) {
 		env := map[string]string{"HOME": home, "XDG_DATA_HOME": t.TempDir(), "XDG_CONFIG_HOME": cfg}
 		var out, errb bytes.Buffer
 		a := &app{stdout: &out, stderr: &errb, getenv: func(k string) string { return env[k] },
-			getwd: os.Getwd, now: time.Now}
-		if code := a.main([]string{"gain", "--sessions", "--json"}); code != 0 {
+			getwd: os.Getwd, now: func() time.Time { return time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC) }}
+		if code := a.main(append([]string{"gain", "--sessions", "--json"}, args...)); code != 0 {
 			t.Fatalf("exit %d: %s", code, errb.String())
 		}
 		if err := json.Unmarshal(out.Bytes(), &sessions); err != nil {
@@ -70,6 +70,11 @@ func TestGainSessions(t *testing.T) {
 	s, stderr := run("[prices.\"claude-opus-5-5\"]\ninput = 5\ncache_write = 6.25\ncache_read = 0.5\noutput = 25\n")
 	if s.Count != 1 || s.Usage.Requests != 8 || s.Cost == nil || s.Cost.Spent != 0.058153 || stderr != "" {
 		t.Errorf("priced: %+v, stderr %q; want 1 session of 8 requests, 0.058153 spent", s, stderr)
+	}
+	// The fixture's session ran on 2026-12-02: none in the day before
+	// 2027-01-01.
+	if s, _ := run("", "--since", "1d"); s.Count != 0 || s.Usage.Requests != 0 {
+		t.Errorf("--since 1d: %+v; want no session", s)
 	}
 	s, stderr = run("[prices\n")
 	if s.Count != 1 || s.Cost != nil || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "config.toml") {
