@@ -18,7 +18,11 @@ import (
 // whose stdout is the hook's answer (hookSpecificOutput.updatedInput). User
 // records carry the session's permissionMode, and a result record its
 // permissionDecision: {"decision":"reject"} when Claude refused to run
-// the command (it needed an approval nobody gave).
+// the command (it needed an approval nobody gave). Each assistant record
+// carries its request's model and usage {input_tokens (uncached),
+// cache_creation_input_tokens, cache_read_input_tokens, output_tokens},
+// repeated on every record of one message id; a system record of subtype
+// compact_boundary is a compaction.
 
 func claudeFiles(e Env) []string {
 	roots := []string{e.dir("CLAUDE_CONFIG_DIR", ".claude")}

@@ -3,7 +3,9 @@
 // shell commands ran without gotk that gotk would rewrite today (Missed,
 // and Declined when the agent's permissions keep gotk out), how many went
 // through gotk (adoption), and which commands gotk has no rule for yet
-// (Unhandled, with a filter skeleton to start from).
+// (Unhandled, with a filter skeleton to start from). Where the transcripts
+// record the usage of each model request, it also reports what the
+// requests read and the share gotk removed from it (Sessions, usage.go).
 //
 // It sits beside the flow, after the fact: the transcripts say what each
 // agent ran and what its model received; core/decision's Decide, for that
