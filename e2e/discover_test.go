@@ -54,7 +54,27 @@ type discoverJSON struct {
 	Scanned struct {
 		Files, Records, Skipped int
 	} `json:"scanned"`
+	Sessions struct {
+		Count int `json:"count"`
+		Usage struct {
+			Requests   int   `json:"requests"`
+			Input      int64 `json:"input"`
+			CacheWrite int64 `json:"cache_write"`
+			CacheRead  int64 `json:"cache_read"`
+			Output     int64 `json:"output"`
+		} `json:"usage"`
+		ShellTokens   int64   `json:"shell_output_tokens"`
+		ShellReads    int64   `json:"shell_output_reads"`
+		Joined        int     `json:"joined"`
+		RemovedTokens int64   `json:"removed_tokens"`
+		ReadsAvoided  int64   `json:"reads_avoided"`
+		RemovedPct    float64 `json:"removed_pct"`
+		NoUsageCount  int     `json:"no_usage_count"`
+	} `json:"sessions"`
 }
+
+// usageRecorded are the agents whose transcripts discover reads usage from.
+var usageRecorded = map[string]bool{"claude": true, "codex": true}
 
 // discoverReads are the agents whose transcripts gotk discover reads.
 var discoverReads = map[string]bool{"claude": true, "codex": true, "gemini": true, "copilot": true, "opencode": true, "pi": true}
@@ -85,6 +105,9 @@ func TestDiscover(t *testing.T) {
 					t.Fatalf("%s: gotk discover --json: %v", a.Name, err)
 				}
 				checkDiscover(t, a.Name+" "+kind, rep, withGotk)
+				if usageRecorded[a.Name] {
+					checkSessions(t, a.Name+" "+kind, rep, withGotk)
+				}
 				if fixtures != "" {
 					e.saveFixture(bin, filepath.Join(fixtures, a.Name, kind))
 				}
@@ -130,6 +153,30 @@ func checkDiscover(t *testing.T, run string, rep discoverJSON, withGotk bool) {
 	}
 	if unhandled["seq"] != 1 || unhandled["echo"] != 1 {
 		t.Errorf("%s: unhandled = %+v, want seq and echo once each", run, rep.Unhandled)
+	}
+}
+
+// checkSessions: the session view of one run read the usage the agent
+// recorded from the fake model (every request: 3 uncached tokens, the last
+// tool result as new, the rest cached, 20 output tokens), and credits gotk
+// with the four commands it ran, and only with those.
+func checkSessions(t *testing.T, run string, rep discoverJSON, withGotk bool) {
+	t.Helper()
+	s := rep.Sessions
+	u := s.Usage
+	read := u.Input + u.CacheWrite + u.CacheRead
+	if s.Count != 1 || s.NoUsageCount != 0 || u.Requests < len(discoverScript)+1 || u.Output < int64(20*u.Requests) || read == 0 {
+		t.Errorf("%s: sessions %+v: want one session of at least %d requests, their usage recorded", run, s, len(discoverScript)+1)
+	}
+	if s.ShellTokens == 0 || s.ShellReads < s.ShellTokens || s.ShellReads > read {
+		t.Errorf("%s: shell output %d tokens read %d times over; the requests read %d in all", run, s.ShellTokens, s.ShellReads, read)
+	}
+	switch {
+	case !withGotk && (s.Joined != 0 || s.RemovedTokens != 0 || s.ReadsAvoided != 0):
+		t.Errorf("%s: nothing ran through gotk, yet it is credited: %+v", run, s)
+	case withGotk && (s.Joined != len(discoverRewritten) || s.RemovedTokens <= 0 || s.ReadsAvoided < s.RemovedTokens || s.RemovedPct <= 0 || s.RemovedPct >= 100):
+		t.Errorf("%s: %d calls joined to gotk's runs (want %d), %d tokens removed, %d reads avoided (%.1f%%)", run,
+			s.Joined, len(discoverRewritten), s.RemovedTokens, s.ReadsAvoided, s.RemovedPct)
 	}
 }
 

@@ -93,6 +93,10 @@ type gainCmd struct {
 	CSV     bool `name:"csv" xor:"format,xc" help:"Print CSV."`
 	Project bool `short:"p" help:"Only runs in the current project (git top level, or this directory)."`
 	Exact   bool `xor:"xg,xh,xc" help:"Recount the kept samples with the o200k tokenizer (slow)."`
+	// Sessions reads the agents' transcripts (as discover does) for what
+	// their requests read and what gotk removed from it.
+	Sessions bool   `xor:"period,hist,xg,xc" help:"Per session, from the usage the agents record: what their requests read, and the share gotk removed (docs/sessions.md)."`
+	Since    string `placeholder:"DURATION|DATE" help:"With --sessions: only since then (7d, 2w, 36h, 2026-01-31; default all)."`
 }
 
 func (c gainCmd) period() gain.Period {
@@ -364,6 +368,13 @@ func (a *app) gain(c gainCmd) int {
 	if c.History != nil && *c.History < 1 {
 		return a.usage("gain: --history wants a number of runs from 1")
 	}
+	if c.Since != "" && !c.Sessions {
+		return a.usage("gain: --since goes with --sessions")
+	}
+	since, err := parseSince(c.Since, a.now())
+	if err != nil {
+		return a.usage(fmt.Sprintf("gain: --since %q: %v", c.Since, err))
+	}
 	project := ""
 	if c.Project {
 		if project = a.project(); project == "" {
@@ -373,6 +384,12 @@ func (a *app) gain(c gainCmd) int {
 	s, code, ok := a.openExisting("gain")
 	if !ok && code != 0 {
 		return code
+	}
+	if c.Sessions {
+		if ok {
+			defer s.Close()
+		}
+		return a.gainSessions(s, project, since, c.JSON)
 	}
 	var runs []store.Run
 	var samples []store.Entry

@@ -1,14 +1,17 @@
 package runner
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/gotk-dev/gotk/core/config"
 	"github.com/gotk-dev/gotk/runner/discover"
 	"github.com/gotk-dev/gotk/runner/store"
 )
@@ -75,7 +78,7 @@ func (a *app) discover(c discoverCmd) int {
 		Env:     discover.Env{Home: home, Getenv: a.getenv},
 		Since:   since,
 		Project: project, Agents: names, Limit: c.Limit, ShowOutput: c.ShowOutput,
-		Runs: runs,
+		Runs: runs, Prices: a.prices(home),
 	})
 	if c.JSON {
 		if err := rep.JSON(a.stdout); err != nil {
@@ -85,6 +88,60 @@ func (a *app) discover(c discoverCmd) int {
 	}
 	rep.Text(a.stdout, scope)
 	return 0
+}
+
+// gainSessions is `gotk gain --sessions`: discover's session view over
+// every transcript, with the runs of s (nil: none recorded).
+func (a *app) gainSessions(s *store.Store, project string, since time.Time, asJSON bool) int {
+	var runs []store.Run
+	if s != nil {
+		var err error
+		if runs, err = s.Runs(project); err != nil {
+			return a.fail("gain: %s: %v", s.Path(), err)
+		}
+	}
+	home := a.getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	rep := discover.Scan(discover.Options{Env: discover.Env{Home: home, Getenv: a.getenv}, Project: project,
+		Since: since, Runs: runs, Prices: a.prices(home)})
+	if asJSON {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep.Sessions); err != nil {
+			return a.fail("gain: %v", err)
+		}
+		return 0
+	}
+	scope := "all projects"
+	if project != "" {
+		scope = project
+	}
+	if !since.IsZero() {
+		scope += ", since " + since.Local().Format("2006-01-02 15:04")
+	}
+	rep.Sessions.Text(a.stdout, scope)
+	return 0
+}
+
+// prices are the per-model prices of config.toml ([prices."MODEL"]); none
+// when it sets none or cannot be read (said on stderr).
+func (a *app) prices(home string) map[string]discover.Price {
+	path := config.Path(config.Env{Getenv: a.getenv, Home: home})
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			a.warn("%s: %v (no prices: no cost)", path, err)
+		}
+		return nil
+	}
+	p, err := discover.ParsePrices(string(data))
+	if err != nil {
+		a.warn("%s: %s (no prices: no cost)", path, strings.Join(strings.Fields(err.Error()), " "))
+	}
+	return p
 }
 
 // parseSince reads --since: "all", a duration back from now (36h, 7d,

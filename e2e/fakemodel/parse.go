@@ -18,6 +18,26 @@ type conversation struct {
 	jsonSchema map[string]any
 	// chatUsage: a Chat Completions stream asked for a final usage chunk.
 	chatUsage bool
+	// prompt is the request's size in tokens (bytes/4), and fresh the part
+	// of it a prompt cache could not have held: the last tool result.
+	prompt, fresh int64
+}
+
+// Usage figures the replies report, in every wire format's own fields, so
+// that the agents record figures a test can recompute: the prompt is
+// bytes/4 of the request body; of it, the last tool result (bytes/4) plus
+// usageUncached is new and the rest comes from the cache; every reply is
+// usageOutput tokens.
+const (
+	usageUncached = 3
+	usageOutput   = 20
+)
+
+// usage splits the prompt into uncached input, cache write and cache read.
+func (c *conversation) usage() (input, cacheWrite, cacheRead int64) {
+	input = min(usageUncached, c.prompt)
+	cacheWrite = min(c.fresh, c.prompt-input)
+	return input, cacheWrite, c.prompt - input - cacheWrite
 }
 
 // tool is one function the request offers the model.
@@ -58,6 +78,17 @@ func (c *conversation) tool(name string) tool {
 }
 
 func parse(api API, body []byte) (*conversation, error) {
+	c, err := parseAPI(api, body)
+	if c != nil {
+		c.prompt = int64(len(body) / 4)
+		if n := len(c.results); n > 0 {
+			c.fresh = int64(len(c.results[n-1].Text) / 4)
+		}
+	}
+	return c, err
+}
+
+func parseAPI(api API, body []byte) (*conversation, error) {
 	switch api {
 	case Anthropic:
 		return parseAnthropic(body)

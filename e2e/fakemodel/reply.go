@@ -39,21 +39,23 @@ func writeReply(w http.ResponseWriter, api API, c *conversation, out output) {
 	}
 	switch api {
 	case Anthropic:
-		anthropicReply(w, c.stream, model, n, out)
+		anthropicReply(w, c, model, n, out)
 	case Gemini:
-		geminiReply(w, c.stream, model, n, out)
+		geminiReply(w, c, model, n, out)
 	case ChatCompletions:
 		chatReply(w, c, model, n, out)
 	case Responses:
-		responsesReply(w, c.stream, model, n, out)
+		responsesReply(w, c, model, n, out)
 	}
 }
 
 // --- Anthropic Messages ---
 
-func anthropicReply(w http.ResponseWriter, stream bool, model string, n int64, out output) {
+func anthropicReply(w http.ResponseWriter, c *conversation, model string, n int64, out output) {
+	stream := c.stream
 	id := "msg_e2e_" + itoa(n)
-	usage := map[string]any{"input_tokens": 10, "output_tokens": 5, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+	in, write, read := c.usage()
+	usage := map[string]any{"input_tokens": in, "output_tokens": usageOutput, "cache_creation_input_tokens": write, "cache_read_input_tokens": read}
 	stop := "end_turn"
 	var block map[string]any
 	if out.call != nil {
@@ -72,7 +74,7 @@ func anthropicReply(w http.ResponseWriter, stream bool, model string, n int64, o
 	sse(w, "message_start", map[string]any{"type": "message_start", "message": map[string]any{
 		"id": id, "type": "message", "role": "assistant", "model": model, "content": []any{},
 		"stop_reason": nil, "stop_sequence": nil,
-		"usage": map[string]any{"input_tokens": 10, "output_tokens": 1, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
+		"usage": map[string]any{"input_tokens": in, "output_tokens": 1, "cache_creation_input_tokens": write, "cache_read_input_tokens": read},
 	}})
 	if out.call != nil {
 		sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": 0,
@@ -87,13 +89,15 @@ func anthropicReply(w http.ResponseWriter, stream bool, model string, n int64, o
 	}
 	sse(w, "content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
 	sse(w, "message_delta", map[string]any{"type": "message_delta",
-		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 5}})
+		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": usageOutput}})
 	sse(w, "message_stop", map[string]any{"type": "message_stop"})
 }
 
 // --- Gemini ---
 
-func geminiReply(w http.ResponseWriter, stream bool, model string, n int64, out output) {
+func geminiReply(w http.ResponseWriter, c *conversation, model string, n int64, out output) {
+	stream := c.stream
+	in, write, read := c.usage()
 	var part map[string]any
 	if out.call != nil {
 		part = map[string]any{"functionCall": map[string]any{"id": out.call.ID, "name": out.call.Tool.Name, "args": out.call.Args}}
@@ -105,9 +109,10 @@ func geminiReply(w http.ResponseWriter, stream bool, model string, n int64, out 
 			"content":      map[string]any{"role": "model", "parts": []any{part}},
 			"finishReason": "STOP", "index": 0,
 		}},
-		"usageMetadata": map[string]any{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
-		"modelVersion":  model,
-		"responseId":    "e2e-" + itoa(n),
+		"usageMetadata": map[string]any{"promptTokenCount": in + write + read, "cachedContentTokenCount": read,
+			"candidatesTokenCount": usageOutput, "totalTokenCount": in + write + read + usageOutput},
+		"modelVersion": model,
+		"responseId":   "e2e-" + itoa(n),
 	}
 	if !stream {
 		writeJSON(w, resp)
@@ -121,7 +126,9 @@ func geminiReply(w http.ResponseWriter, stream bool, model string, n int64, out 
 func chatReply(w http.ResponseWriter, c *conversation, model string, n int64, out output) {
 	id := "chatcmpl-e2e-" + itoa(n)
 	created := time.Now().Unix()
-	usage := map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+	in, write, read := c.usage()
+	usage := map[string]any{"prompt_tokens": in + write + read, "prompt_tokens_details": map[string]any{"cached_tokens": read},
+		"completion_tokens": usageOutput, "total_tokens": in + write + read + usageOutput}
 	finish := "stop"
 	msg := map[string]any{"role": "assistant", "content": out.text}
 	var toolCall map[string]any
@@ -163,7 +170,9 @@ func chatReply(w http.ResponseWriter, c *conversation, model string, n int64, ou
 
 // --- OpenAI Responses ---
 
-func responsesReply(w http.ResponseWriter, stream bool, model string, n int64, out output) {
+func responsesReply(w http.ResponseWriter, c *conversation, model string, n int64, out output) {
+	stream := c.stream
+	in, write, read := c.usage()
 	id := "resp_e2e_" + itoa(n)
 	created := time.Now().Unix()
 	var item map[string]any
@@ -179,9 +188,9 @@ func responsesReply(w http.ResponseWriter, stream bool, model string, n int64, o
 			"content": []any{map[string]any{"type": "output_text", "text": out.text, "annotations": []any{}}}}
 	}
 	usage := map[string]any{
-		"input_tokens": 10, "input_tokens_details": map[string]any{"cached_tokens": 0},
-		"output_tokens": 5, "output_tokens_details": map[string]any{"reasoning_tokens": 0},
-		"total_tokens": 15,
+		"input_tokens": in + write + read, "input_tokens_details": map[string]any{"cached_tokens": read},
+		"output_tokens": usageOutput, "output_tokens_details": map[string]any{"reasoning_tokens": 0},
+		"total_tokens": in + write + read + usageOutput,
 	}
 	resp := func(status string, output []any) map[string]any {
 		r := map[string]any{"id": id, "object": "response", "created_at": created, "status": status,

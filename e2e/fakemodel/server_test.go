@@ -358,3 +358,54 @@ func TestScriptArgs(t *testing.T) {
 		t.Fatalf("call arguments %v", args)
 	}
 }
+
+// TestUsage: every wire format reports the same figures, in its own
+// fields: the prompt is bytes/4 of the request, of which the last tool
+// result (bytes/4) and usageUncached tokens are new, the rest cached.
+func TestUsage(t *testing.T) {
+	s := New(Script{Commands: []string{"ls"}})
+	defer s.Close()
+	result := strings.Repeat("x", 400) // the fresh part: 100 tokens
+	const fresh = 100
+	num := func(v any) int64 { f, _ := v.(float64); return int64(f) }
+	for _, c := range []struct {
+		name, path, body string
+		// figures reads input (uncached), cache write, cache read and output.
+		figures func(m map[string]any) (in, write, read, out int64)
+	}{
+		{"anthropic", "/v1/messages", `{"model":"m","messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{}}]},` +
+			`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"` + result + `"}]}]}`,
+			func(m map[string]any) (int64, int64, int64, int64) {
+				return num(dig(m, "usage", "input_tokens")), num(dig(m, "usage", "cache_creation_input_tokens")),
+					num(dig(m, "usage", "cache_read_input_tokens")), num(dig(m, "usage", "output_tokens"))
+			}},
+		{"responses", "/v1/responses", `{"model":"m","input":[{"type":"function_call","call_id":"c1","name":"exec_command","arguments":"{}"},` +
+			`{"type":"function_call_output","call_id":"c1","output":"` + result + `"}]}`,
+			func(m map[string]any) (int64, int64, int64, int64) {
+				all, cached := num(dig(m, "usage", "input_tokens")), num(dig(m, "usage", "input_tokens_details", "cached_tokens"))
+				return all - cached - fresh, fresh, cached, num(dig(m, "usage", "output_tokens"))
+			}},
+		{"chat", "/v1/chat/completions", `{"model":"m","messages":[{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"bash","arguments":"{}"}}]},` +
+			`{"role":"tool","tool_call_id":"c1","content":"` + result + `"}]}`,
+			func(m map[string]any) (int64, int64, int64, int64) {
+				all, cached := num(dig(m, "usage", "prompt_tokens")), num(dig(m, "usage", "prompt_tokens_details", "cached_tokens"))
+				return all - cached - fresh, fresh, cached, num(dig(m, "usage", "completion_tokens"))
+			}},
+		{"gemini", "/v1beta/models/g:generateContent", `{"contents":[{"role":"user","parts":[{"functionResponse":{"id":"c1","name":"run_shell_command","response":{"output":"` + result + `"}}}]}]}`,
+			func(m map[string]any) (int64, int64, int64, int64) {
+				all, cached := num(dig(m, "usageMetadata", "promptTokenCount")), num(dig(m, "usageMetadata", "cachedContentTokenCount"))
+				return all - cached - fresh, fresh, cached, num(dig(m, "usageMetadata", "candidatesTokenCount"))
+			}},
+	} {
+		_, body := post(t, s, c.path, c.body)
+		var m map[string]any
+		if err := json.Unmarshal([]byte(body), &m); err != nil {
+			t.Fatalf("%s: %v: %s", c.name, err, body)
+		}
+		in, write, read, out := c.figures(m)
+		if in != usageUncached || write != 100 || read != int64(len(c.body)/4)-usageUncached-100 || out != usageOutput {
+			t.Errorf("%s: usage %d uncached, %d written, %d read, %d out; want %d, 100, %d, %d", c.name, in, write, read, out,
+				usageUncached, len(c.body)/4-usageUncached-100, usageOutput)
+		}
+	}
+}

@@ -103,6 +103,8 @@ type scan struct {
 	since time.Time
 	stats Stats
 	emit  func(*Call)
+	// sess is the file being read (nil: no session view).
+	sess *sessionLog
 }
 
 func (s *scan) malformed() { s.stats.Malformed++; s.stats.Skipped++ }
@@ -144,6 +146,11 @@ func (s *scan) emitCall(c *Call) {
 		return
 	}
 	c.Agent = s.agent
+	if s.sess != nil {
+		s.sess.note(c.Session, c.Cwd, c.Start)
+		c.sess = s.sess
+		c.epoch, c.pos = s.sess.at()
+	}
 	s.emit(c)
 }
 

@@ -37,6 +37,10 @@ type Call struct {
 	// agent's framing (Codex's header, Gemini's <untrusted_context>), and the
 	// exit status the framing states (-1: none).
 	unwrap func(string) (string, int)
+	// sess is the transcript file the call was read from, and epoch and pos
+	// where its result sits in it (see usage.go).
+	sess       *sessionLog
+	epoch, pos int
 }
 
 // plain is the command's own output and exit status.

@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/gotk-dev/gotk/core/cli"
@@ -97,30 +98,58 @@ var rules = sync.OnceValue(func() map[string]*registry.Rule {
 // time (see gotkruns.go). A run the transcript proves also claims its log
 // entry, so that it cannot vouch for a later call. Calls must be passed in
 // the order they ran.
-func wentThrough(c *Call, runs *runIndex) bool {
+func wentThrough(c *Call, runs *runIndex) (bool, join) {
 	ran := c.Ran
 	if ran == "" {
 		ran = c.Command
 	}
+	var j join
 	if proven := gotkCommands(ran); len(proven) > 0 {
-		for _, argv := range proven {
-			runs.claim(commandKey(argv), c.Cwd, c.Start, c.End)
+		for _, s := range proven {
+			j.add(runs.claim(commandKey(s.argv), c.Cwd, c.Start, c.End), s)
 		}
-		return true
+		return true, j
 	}
 	if isGotk(c.Command) {
-		return true
+		return true, join{missing: true}
 	}
 	segs := segments(c.Command, nil)
 	if segs == nil {
-		return runs.claim(fallbackKey(c.Command), c.Cwd, c.Start, c.End)
+		if r := runs.claim(fallbackKey(c.Command), c.Cwd, c.Start, c.End); r != nil {
+			j.add(r, segment{piped: strings.Contains(c.Command, "|")})
+			return true, j
+		}
+		return false, j
 	}
 	for _, s := range segs {
-		if s.ok && runs.claim(commandKey(s.argv), c.Cwd, c.Start, c.End) {
-			return true
+		if s.ok {
+			if r := runs.claim(commandKey(s.argv), c.Cwd, c.Start, c.End); r != nil {
+				j.add(r, s)
+				return true, j
+			}
 		}
 	}
-	return false
+	return false, j
+}
+
+// join is what gotk's run log says of a call that ran through gotk.
+type join struct {
+	removed int64 // bytes gotk removed from what the agent would have read
+	// windowed: a gotk's output went into another command of the line (the
+	// agent's own | head), so what the agent would have read raw is
+	// unknown; missing: a gotk of the line matched no measured run.
+	windowed, missing bool
+}
+
+func (j *join) add(r *gotkRun, s segment) {
+	switch {
+	case r == nil || !r.measured:
+		j.missing = true
+	case s.piped && !s.window:
+		j.windowed = true
+	default:
+		j.removed += r.removedBytes()
+	}
 }
 
 // classify decides what the agent's hook would do with a call today (a

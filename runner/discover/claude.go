@@ -18,7 +18,11 @@ import (
 // whose stdout is the hook's answer (hookSpecificOutput.updatedInput). User
 // records carry the session's permissionMode, and a result record its
 // permissionDecision: {"decision":"reject"} when Claude refused to run
-// the command (it needed an approval nobody gave).
+// the command (it needed an approval nobody gave). Each assistant record
+// carries its request's model and usage {input_tokens (uncached),
+// cache_creation_input_tokens, cache_read_input_tokens, output_tokens},
+// repeated on every record of one message id; a system record of subtype
+// compact_boundary is a compaction.
 
 func claudeFiles(e Env) []string {
 	roots := []string{e.dir("CLAUDE_CONFIG_DIR", ".claude")}
@@ -53,6 +57,7 @@ var claudeKnown = sync.OnceValue(func() map[string]bool {
 
 type claudeLine struct {
 	Type           string          `json:"type"`
+	Subtype        string          `json:"subtype"`
 	Timestamp      json.RawMessage `json:"timestamp"`
 	Cwd            string          `json:"cwd"`
 	SessionID      string          `json:"sessionId"`
@@ -61,7 +66,15 @@ type claudeLine struct {
 		Decision string `json:"decision"`
 	} `json:"permissionDecision"`
 	Message *struct {
+		ID      string          `json:"id"`
+		Model   string          `json:"model"`
 		Content json.RawMessage `json:"content"`
+		Usage   *struct {
+			Input      int64 `json:"input_tokens"`
+			CacheWrite int64 `json:"cache_creation_input_tokens"`
+			CacheRead  int64 `json:"cache_read_input_tokens"`
+			Output     int64 `json:"output_tokens"`
+		} `json:"usage"`
 	} `json:"message"`
 	Attachment *struct {
 		Type      string `json:"type"`
@@ -96,6 +109,14 @@ func readClaude(path string, s *scan) {
 		}
 		if l.PermissionMode != "" {
 			mode = l.PermissionMode
+		}
+		if l.Type == "assistant" && l.Message != nil && l.Message.Usage != nil && l.Message.Model != "<synthetic>" {
+			u := l.Message.Usage
+			s.sess.request(l.Message.ID, l.Message.Model, parseTime(l.Timestamp),
+				Usage{Input: u.Input, CacheWrite: u.CacheWrite, CacheRead: u.CacheRead, Output: u.Output})
+		}
+		if l.Type == "system" && l.Subtype == "compact_boundary" {
+			s.sess.compacted()
 		}
 		switch {
 		case l.Type == "attachment" && l.Attachment != nil && l.Attachment.Type == "hook_success":

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Codex CLI writes one rollout per session:
@@ -22,6 +23,14 @@ import (
 // turn_context the approval_policy. Older versions name the tool "shell"
 // (command as an argv) or "shell_command", record the run as an event_msg
 // exec_command_end, and wrap the output as {"output":…,"metadata":…}.
+//
+// Usage: Codex 0.169 writes a token_usage_record {response_id, usage:
+// {input_tokens, cached_input_tokens, cache_write_input_tokens,
+// output_tokens}} after each response's items; older versions only an
+// event_msg token_count {info: {total_token_usage, last_token_usage}},
+// written again on rate-limit updates (a request is a rise of the total).
+// input_tokens includes the cached ones. turn_context names the model; a
+// "compacted" record is a compaction.
 
 func codexFiles(e Env) []string {
 	home := e.dir("CODEX_HOME", ".codex")
@@ -63,13 +72,59 @@ type codexLine struct {
 			ID      string          `json:"id"`
 			Command json.RawMessage `json:"command"`
 		} `json:"item"`
+		Role  string      `json:"role"`
+		Model string      `json:"model"`
+		Usage *codexUsage `json:"usage"`
+		Info  *struct {
+			Total codexUsage `json:"total_token_usage"`
+			Last  codexUsage `json:"last_token_usage"`
+		} `json:"info"`
 	} `json:"payload"`
+}
+
+type codexUsage struct {
+	Input      int64 `json:"input_tokens"`
+	Cached     int64 `json:"cached_input_tokens"`
+	CacheWrite int64 `json:"cache_write_input_tokens"`
+	Output     int64 `json:"output_tokens"`
+	Total      int64 `json:"total_tokens"`
+}
+
+func (u codexUsage) usage() Usage {
+	return Usage{Input: max(u.Input-u.Cached-u.CacheWrite, 0), CacheWrite: u.CacheWrite, CacheRead: u.Cached, Output: u.Output}
+}
+
+// codexRequests follows a rollout's requests: a response's first item
+// opens one (its results are read by the next), its usage record closes it.
+type codexRequests struct {
+	model     string
+	open      bool
+	seq       int
+	records   bool  // the rollout has token_usage_records: token_count is a repeat
+	lastTotal int64 // token_count's total so far
+}
+
+func (q *codexRequests) item(s *scan, at time.Time) {
+	if !q.open {
+		q.open = true
+		q.seq++
+		s.sess.request("#"+strconv.Itoa(q.seq), q.model, at, Usage{})
+	}
+}
+
+func (q *codexRequests) usage(s *scan, at time.Time, u Usage) {
+	if !q.open {
+		q.seq++
+	}
+	q.open = false
+	s.sess.request("#"+strconv.Itoa(q.seq), q.model, at, u)
 }
 
 func readCodex(path string, s *scan) {
 	pending := map[string]*Call{}
 	session := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 	cwd, auto := "", false
+	var q codexRequests
 	s.lines(path, func(line []byte) bool {
 		var l codexLine
 		if !decode(line, &l) {
@@ -80,6 +135,20 @@ func readCodex(path string, s *scan) {
 			return true
 		}
 		p := &l.Payload
+		switch {
+		case l.Type == "turn_context" && p.Model != "":
+			q.model = p.Model
+		case l.Type == "compacted":
+			s.sess.compacted()
+		case l.Type == "token_usage_record" && p.Usage != nil:
+			q.records = true
+			q.usage(s, parseTime(l.Timestamp), p.Usage.usage())
+		case l.Type == "event_msg" && p.Type == "token_count" && p.Info != nil && !q.records && p.Info.Total.Total > q.lastTotal:
+			q.lastTotal = p.Info.Total.Total
+			q.usage(s, parseTime(l.Timestamp), p.Info.Last.usage())
+		case l.Type == "response_item" && (p.Role == "assistant" || p.Type == "reasoning" || strings.HasSuffix(p.Type, "_call")):
+			q.item(s, parseTime(l.Timestamp))
+		}
 		switch {
 		case l.Type == "session_meta" || l.Type == "turn_context":
 			if p.Cwd != "" {

@@ -3,7 +3,9 @@
 // shell commands ran without gotk that gotk would rewrite today (Missed,
 // and Declined when the agent's permissions keep gotk out), how many went
 // through gotk (adoption), and which commands gotk has no rule for yet
-// (Unhandled, with a filter skeleton to start from).
+// (Unhandled, with a filter skeleton to start from). Where the transcripts
+// record the usage of each model request, it also reports what the
+// requests read and the share gotk removed from it (Sessions, usage.go).
 //
 // It sits beside the flow, after the fact: the transcripts say what each
 // agent ran and what its model received; core/decision's Decide, for that
@@ -26,6 +28,7 @@ import (
 	"time"
 
 	"github.com/gotk-dev/gotk/core/permission"
+	"github.com/gotk-dev/gotk/runner/gain"
 	"github.com/gotk-dev/gotk/runner/store"
 )
 
@@ -49,6 +52,9 @@ type Options struct {
 	Runs []store.Run
 	// Workers counts tokens and runs filters in parallel (0: GOMAXPROCS).
 	Workers int
+	// Prices are the user's prices per model (config.toml), for the session
+	// view's cost; nil: no cost.
+	Prices map[string]Price
 }
 
 // Scan reads the transcripts and builds the report.
@@ -76,13 +82,16 @@ func Scan(o Options) *Report {
 		c       *Call
 		host    string
 		through bool
+		j       join
 	}
 	jobs := make(chan job, 2*workers)
 	results := make(chan result, 2*workers)
 	statsc := make(chan map[string]Stats, 1)
+	logsc := make(chan []*sessionLog, 1)
 
 	go func() { // the reader: one file at a time, in order
 		stats := map[string]Stats{}
+		var logs []*sessionLog
 		for _, a := range agents {
 			if !wanted(a.name, o.Agents) {
 				continue
@@ -94,7 +103,8 @@ func Scan(o Options) *Report {
 				}
 				// In the reader, in order: a run in gotk's log vouches for the
 				// first call that claims it.
-				jobs <- job{c, a.host, wentThrough(c, runs)}
+				ok, j := wentThrough(c, runs)
+				jobs <- job{c, a.host, ok, j}
 			}
 			for _, f := range a.find(o.Env) {
 				if !o.Since.IsZero() {
@@ -102,19 +112,25 @@ func Scan(o Options) *Report {
 						continue // nothing in it is recent enough
 					}
 				}
+				s.sess = newSessionLog(a.name, f, o.Since)
 				a.read(f, s)
+				s.sess.commit()
+				if project == "" || s.sess.cwd != "" && within(filepath.Clean(s.sess.cwd), project) {
+					logs = append(logs, s.sess)
+				}
 			}
 			stats[a.name] = s.stats
 		}
 		close(jobs)
 		statsc <- stats
+		logsc <- logs
 	}()
 	done := make(chan struct{})
 	for range workers {
 		go func() {
 			tok := newCounter()
 			for j := range jobs {
-				results <- work(j.c, j.host, j.through, d, est, tok, o.ShowOutput)
+				results <- work(j.c, j.host, j.through, j.j, d, est, tok, o.ShowOutput)
 			}
 			done <- struct{}{}
 		}()
@@ -128,11 +144,19 @@ func Scan(o Options) *Report {
 	for r := range results {
 		agg.add(r)
 	}
-	return agg.report(<-statsc)
+	rep := agg.report(<-statsc)
+	var mine []store.Run // the per-command share is over the runs of the scanned projects
+	for _, r := range recent {
+		if project == "" || related(r.Project, project) {
+			mine = append(mine, r)
+		}
+	}
+	rep.Sessions = sessionsView(<-logsc, agg.sessions, o, gain.Build(mine, "", gain.AgentLimit).Total.Percent())
+	return rep
 }
 
 // work classifies one call and measures it.
-func work(c *Call, hostName string, wentThrough bool, d *deciders, est *estimator, tok *counter, show bool) result {
+func work(c *Call, hostName string, wentThrough bool, j join, d *deciders, est *estimator, tok *counter, show bool) result {
 	if c.Refused {
 		return result{agent: c.Agent, session: c.Session, refused: true}
 	}
@@ -140,7 +164,9 @@ func work(c *Call, hostName string, wentThrough bool, d *deciders, est *estimato
 	if !wentThrough {
 		v = d.classify(c, hostName)
 	}
-	r := result{agent: c.Agent, session: c.Session, v: v, tokens: tok.count(c.Output)}
+	r := result{agent: c.Agent, session: c.Session, v: v, tokens: tok.count(c.Output),
+		sess: c.sess, epoch: c.epoch, pos: c.pos, windowed: j.windowed, joined: wentThrough && !j.missing && !j.windowed,
+		removed: j.removed / gain.BytesPerToken}
 	plain, exit := c.plain()
 	if v.kind == missed || v.kind == declined {
 		pt := r.tokens

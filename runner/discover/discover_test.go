@@ -196,19 +196,19 @@ func TestRunLog(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC)
 	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
 	x := newRunIndex([]store.Run{{At: ms(50), Project: "/p", Command: "git status"}})
-	if x.claim("git status", "/elsewhere", ms(0), ms(100)) {
+	if x.claim("git status", "/elsewhere", ms(0), ms(100)) != nil {
 		t.Error("a run in another project vouched for the call")
 	}
-	if x.claim("git log", "/p", ms(0), ms(100)) {
+	if x.claim("git log", "/p", ms(0), ms(100)) != nil {
 		t.Error("a run of another command vouched for the call")
 	}
-	if x.claim("git status", "/p", ms(3000), ms(3100)) {
+	if x.claim("git status", "/p", ms(3000), ms(3100)) != nil {
 		t.Error("a run seconds before the call vouched for it")
 	}
-	if !x.claim("git status", "/p/sub", ms(0), ms(100)) {
+	if x.claim("git status", "/p/sub", ms(0), ms(100)) == nil {
 		t.Error("the run did not vouch for its call (run in the git top level, call in a subdirectory)")
 	}
-	if x.claim("git status", "/p", ms(120), ms(200)) {
+	if x.claim("git status", "/p", ms(120), ms(200)) != nil {
 		t.Error("one run vouched for two calls")
 	}
 }

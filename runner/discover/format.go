@@ -65,6 +65,9 @@ func (r *Report) Text(w io.Writer, scope string) {
 		fmt.Fprintf(w, "; adoption %.1f%% of the calls gotk rewrites today", t.AdoptionPct)
 	}
 	fmt.Fprintln(w)
+	if s := r.Sessions; s != nil && s.Count > 0 {
+		fmt.Fprintf(w, "sessions      gotk removed %.1f%% of what your agents read (per command: %.1f%%): gotk gain --sessions\n", s.RemovedPct, s.PerCommandPct)
+	}
 	m := r.MissedTotal
 	fmt.Fprintf(w, "missed        %s, %s output tokens, ≈ %s could have been saved\n", plural(m.Count, "call"), thousands(m.Tokens), thousands(m.Saved))
 	if d := r.DeclinedTotal; d.Count > 0 {

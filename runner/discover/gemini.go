@@ -21,7 +21,8 @@ import (
 // "run_shell_command", args:{command}, status, timestamp, result:[{
 // functionResponse:{response:{output}}}]} is done once its status is
 // success, error or cancelled; args.command is what ran (a BeforeTool
-// hook's rewrite included).
+// hook's rewrite included). A gemini message carries its request's usage,
+// tokens {input (cached included), cached, output, thoughts}, and model.
 
 func geminiFiles(e Env) []string {
 	base := filepath.Join(e.Home, ".gemini")
@@ -42,6 +43,13 @@ type geminiLine struct {
 	ID        string          `json:"id"`
 	Type      string          `json:"type"`
 	Timestamp json.RawMessage `json:"timestamp"`
+	Model     string          `json:"model"`
+	Tokens    *struct {
+		Input    int64 `json:"input"`
+		Cached   int64 `json:"cached"`
+		Output   int64 `json:"output"`
+		Thoughts int64 `json:"thoughts"`
+	} `json:"tokens"`
 	ToolCalls []struct {
 		ID   string `json:"id"`
 		Name string `json:"name"`
@@ -80,6 +88,11 @@ func readGemini(path string, s *scan) {
 		case !geminiMessageTypes()[l.Type]:
 			s.unknown()
 			return true
+		}
+		if t := l.Tokens; t != nil && l.Type == "gemini" {
+			// input counts the cached tokens; thoughts are written output.
+			s.sess.request(l.ID, l.Model, parseTime(l.Timestamp),
+				Usage{Input: max(t.Input-t.Cached, 0), CacheRead: t.Cached, Output: t.Output + t.Thoughts})
 		}
 		for _, tc := range l.ToolCalls {
 			if tc.Name != "run_shell_command" || done[tc.ID] {

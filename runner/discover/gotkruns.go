@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gotk-dev/gotk/runner/gain"
 	"github.com/gotk-dev/gotk/runner/store"
 )
 
@@ -26,6 +27,16 @@ type gotkRun struct {
 	at      time.Time
 	project string
 	used    bool
+	// raw and shown are the run's output bytes, when measured.
+	raw, shown int64
+	measured   bool
+}
+
+// removedBytes is what gotk removed from the run's output, as far as the
+// host would have shown it (each side capped at what it keeps of one
+// result; negative when gotk printed more).
+func (r *gotkRun) removedBytes() int64 {
+	return min(r.raw, gain.AgentLimit) - min(r.shown, gain.AgentLimit)
 }
 
 // runIndex finds gotk's recorded runs by command and time.
@@ -41,7 +52,7 @@ func newRunIndex(runs []store.Run) *runIndex {
 		if segs := segments(r.Command, nil); len(segs) > 0 && segs[0].ok {
 			key = commandKey(segs[0].argv)
 		}
-		x.byKey[key] = append(x.byKey[key], &gotkRun{at: r.At, project: r.Project})
+		x.byKey[key] = append(x.byKey[key], &gotkRun{at: r.At, project: r.Project, raw: r.RawBytes, shown: r.Shown, measured: r.Measured})
 	}
 	for _, l := range x.byKey {
 		sort.SliceStable(l, func(i, j int) bool { return l[i].at.Before(l[j].at) })
@@ -49,11 +60,11 @@ func newRunIndex(runs []store.Run) *runIndex {
 	return x
 }
 
-// claim reports whether gotk recorded an unclaimed run of the command key
-// in the call's project and time, and claims it.
-func (x *runIndex) claim(key, cwd string, start, end time.Time) bool {
+// claim returns gotk's recorded, unclaimed run of the command key in the
+// call's project and time, and claims it (nil: none).
+func (x *runIndex) claim(key, cwd string, start, end time.Time) *gotkRun {
 	if x == nil {
-		return false
+		return nil
 	}
 	if start.IsZero() {
 		start = end
@@ -62,7 +73,7 @@ func (x *runIndex) claim(key, cwd string, start, end time.Time) bool {
 		end = start
 	}
 	if start.IsZero() {
-		return false
+		return nil
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -73,11 +84,11 @@ func (x *runIndex) claim(key, cwd string, start, end time.Time) bool {
 		for ; i < len(l) && !l[i].at.After(to); i++ {
 			if !l[i].used && related(cwd, l[i].project) {
 				l[i].used = true
-				return true
+				return l[i]
 			}
 		}
 	}
-	return false
+	return nil
 }
 
 // related: one directory is the other or holds it (gotk records the git

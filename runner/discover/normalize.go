@@ -133,6 +133,11 @@ func commandKey(argv []string) string {
 type segment struct {
 	argv []string
 	ok   bool
+	// piped: the command's output goes into the next stage of a pipe.
+	piped bool
+	// window: gotk was given the display window of its pipe (gotk --tail
+	// N …), so the run it records has the window's raw size as raw.
+	window bool
 }
 
 // segments parses a command line into its simple commands (nil when it
@@ -157,7 +162,7 @@ func segments(cmd string, prefixes [][]string) []segment {
 				argv[k] = x.Value
 			}
 		}
-		out[i] = segment{argv: argv, ok: true}
+		out[i] = segment{argv: argv, ok: true, piped: c.PipeIndex < c.PipeLen-1}
 	}
 	return out
 }
@@ -173,24 +178,35 @@ func fallbackKey(cmd string) string {
 
 // gotkCommands returns the commands a command line runs through gotk
 // (gotk git status, /path/to/gotk ls): the words after gotk of each.
-func gotkCommands(cmd string) [][]string {
+func gotkCommands(cmd string) []segment {
 	segs := segments(cmd, nil)
 	if segs == nil {
 		f := strings.Fields(cmd)
 		if len(f) > 1 && programName(f[0]) == "gotk" {
-			return [][]string{f[1:]}
+			return []segment{{argv: f[1:], ok: true, piped: strings.Contains(cmd, "|")}}
 		}
 		return nil
 	}
-	var out [][]string
+	var out []segment
 	for _, s := range segs {
 		if s.ok && programName(s.argv[0]) == "gotk" {
-			rest := s.argv[1:]
-			for len(rest) > 0 && (rest[0] == "--raw" || rest[0] == "--") {
-				rest = rest[1:]
+			rest, window := s.argv[1:], false
+			for len(rest) > 0 {
+				switch f := rest[0]; {
+				case f == "--raw" || f == "--":
+					rest = rest[1:]
+					continue
+				case (f == "--head" || f == "--tail") && len(rest) > 1:
+					rest, window = rest[2:], true
+					continue
+				case strings.HasPrefix(f, "--head=") || strings.HasPrefix(f, "--tail="):
+					rest, window = rest[1:], true
+					continue
+				}
+				break
 			}
 			if len(rest) > 0 {
-				out = append(out, rest)
+				out = append(out, segment{argv: rest, ok: true, piped: s.piped, window: window})
 			}
 		}
 	}

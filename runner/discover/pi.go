@@ -15,7 +15,9 @@ import (
 // "toolCall", id, name:"bash", arguments:{command}}]}, its result a later
 // message {role:"toolResult", toolCallId, content:[{type:"text", text}],
 // isError}. An extension's rewrite (gotk's tool_call handler) is not
-// recorded; gotk's own run log is (see gotkruns.go).
+// recorded; gotk's own run log is (see gotkruns.go). An assistant message
+// carries its request's usage {input (uncached), output, cacheRead,
+// cacheWrite} and model; a "compaction" line is a compaction.
 
 func piFiles(e Env) []string {
 	return glob(filepath.Join(e.dir("PI_CODING_AGENT_DIR", ".pi", "agent"), "sessions", "*", "*.jsonl"))
@@ -36,6 +38,13 @@ type piLine struct {
 		Content    json.RawMessage `json:"content"`
 		ToolCallID string          `json:"toolCallId"`
 		IsError    bool            `json:"isError"`
+		Model      string          `json:"model"`
+		Usage      *struct {
+			Input      int64 `json:"input"`
+			Output     int64 `json:"output"`
+			CacheRead  int64 `json:"cacheRead"`
+			CacheWrite int64 `json:"cacheWrite"`
+		} `json:"usage"`
 	} `json:"message"`
 }
 
@@ -55,12 +64,19 @@ func readPi(path string, s *scan) {
 			session, cwd = l.ID, l.Cwd
 			return true
 		}
+		if l.Type == "compaction" {
+			s.sess.compacted()
+		}
 		m := l.Message
 		if l.Type != "message" || m == nil {
 			return true
 		}
 		switch m.Role {
 		case "assistant":
+			if u := m.Usage; u != nil {
+				s.sess.request(l.ID, m.Model, parseTime(l.Timestamp),
+					Usage{Input: u.Input, CacheWrite: u.CacheWrite, CacheRead: u.CacheRead, Output: u.Output})
+			}
 			var blocks []struct {
 				Type      string `json:"type"`
 				ID        string `json:"id"`

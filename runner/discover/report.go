@@ -28,6 +28,9 @@ type Report struct {
 	Scanned Stats `json:"scanned"`
 	// Agents is the same per agent, with its calls.
 	Agents map[string]AgentStats `json:"agents"`
+	// Sessions is the session view: what the agents' requests read, as
+	// they recorded it, and what gotk removed from it (usage.go).
+	Sessions *Sessions `json:"sessions"`
 
 	// Totals over every row (the lists above may be cut by --limit).
 	MissedTotal, DeclinedTotal, UnhandledTotal Total `json:"-"`
@@ -103,6 +106,13 @@ type result struct {
 	method         string
 	lines          int
 	sample         string
+	// The session view's part: where the result sits in its transcript,
+	// and what gotk removed from it (tokens) when joined to its run.
+	sess       *sessionLog
+	epoch, pos int
+	removed    int64
+	joined     bool
+	windowed   bool
 }
 
 type group struct {
@@ -117,11 +127,12 @@ type aggregate struct {
 	groups   [4]map[string]*group
 	through  Through
 	agents   map[string]*AgentStats
-	sessions map[string]map[string]bool
+	sessions map[*sessionLog]*sessionAcc
+	ids      map[string]map[string]bool
 }
 
 func newAggregate(o Options) *aggregate {
-	a := &aggregate{o: o, agents: map[string]*AgentStats{}, sessions: map[string]map[string]bool{}}
+	a := &aggregate{o: o, agents: map[string]*AgentStats{}, sessions: map[*sessionLog]*sessionAcc{}, ids: map[string]map[string]bool{}}
 	for i := range a.groups {
 		a.groups[i] = map[string]*group{}
 	}
@@ -133,14 +144,22 @@ func (a *aggregate) add(r result) {
 	if as == nil {
 		as = &AgentStats{}
 		a.agents[r.agent] = as
-		a.sessions[r.agent] = map[string]bool{}
+		a.ids[r.agent] = map[string]bool{}
 	}
-	a.sessions[r.agent][r.session] = true
+	a.ids[r.agent][r.session] = true
 	if r.refused {
 		as.NotRun++
 		return
 	}
 	as.Calls++
+	if r.sess != nil {
+		acc := a.sessions[r.sess]
+		if acc == nil {
+			acc = &sessionAcc{}
+			a.sessions[r.sess] = acc
+		}
+		acc.add(r)
+	}
 	v := r.v
 	switch v.kind {
 	case through:
@@ -198,7 +217,7 @@ func (a *aggregate) report(stats map[string]Stats) *Report {
 		if as != nil {
 			out = *as
 			out.Stats = st
-			out.Sessions = len(a.sessions[name])
+			out.Sessions = len(a.ids[name])
 		}
 		rep.Agents[name] = out
 		rep.Scanned.add(st)
