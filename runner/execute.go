@@ -74,6 +74,7 @@ func (a *app) runProgram(argv []string, raw bool) int {
 		}
 		run.Exit, run.Duration = res.Exit, res.Duration
 		a.record(run, nil)
+		a.endLike(res, 0)
 		return res.Exit
 	}
 
@@ -136,6 +137,7 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	}
 	out, res, err := proc.Capture(ran, opts)
 	defer a.interrupted(res, argv)
+	defer func() { a.endLike(res, int64(len(out.Stdout))) }()
 	if _, ok := f.(filter.Plainer); !ok {
 		side.wait() // the side run started with the program: reap it
 	}

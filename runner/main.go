@@ -25,7 +25,7 @@ func Main() int { return MainAs("gotk") }
 func MainAs(name string) int {
 	a := newApp()
 	a.name = name
-	return a.main(os.Args[1:])
+	return a.end(a.main(os.Args[1:]))
 }
 
 func newApp() *app {
