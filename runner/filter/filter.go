@@ -117,12 +117,14 @@ type Output struct {
 const Ceiling = 24 << 10
 
 // Render runs f and holds what it prints to Ceiling: past it, each stream
-// keeps its first and last lines and names the gap (Input.Recall).
+// keeps its first and last lines and names the gap (Input.Recall). A
+// failing run whose end f cut away gets it back (keepEnd).
 func Render(f Filter, in Input) (Output, error) {
 	out, err := f.Render(in)
 	if err != nil {
 		return out, err
 	}
+	out.Stdout = keepEnd(out.Stdout, in)
 	return ceiling(out, in), nil
 }
 
