@@ -16,6 +16,7 @@ type app struct {
 	name           string // the binary's, for --version: gotk or gotk-report
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	environ        func() []string
 	getwd          func() (string, error)
 	now            func() time.Time
 	filter         func(handler string) filter.Filter

@@ -30,12 +30,13 @@ func MainAs(name string) int {
 
 func newApp() *app {
 	return &app{
-		name:   "gotk",
-		stdout: os.Stdout,
-		stderr: os.Stderr,
-		getenv: os.Getenv,
-		getwd:  os.Getwd,
-		now:    time.Now,
-		filter: filter.For,
+		name:    "gotk",
+		stdout:  os.Stdout,
+		stderr:  os.Stderr,
+		getenv:  os.Getenv,
+		environ: os.Environ,
+		getwd:   os.Getwd,
+		now:     time.Now,
+		filter:  filter.For,
 	}
 }

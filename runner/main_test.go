@@ -148,6 +148,9 @@ func TestScripts(t *testing.T) {
 			for _, k := range []string{"GOTK_RAW", "GOTK_TRACK", "GOTK_LIVE_AFTER", "GOTK_TEST_FILTER", "GOTK_CONFIG", "GOTK_DISABLED", "CLAUDE_CONFIG_DIR"} {
 				e.Setenv(k, "")
 			}
+			// Scenarios run one command many times: retries print raw only
+			// where a scenario turns it on (repeat.txtar).
+			e.Setenv("GOTK_RETRY_RAW", "0")
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -128,6 +128,10 @@ func Render(f Filter, in Input) (Output, error) {
 	return ceiling(out, in), nil
 }
 
+// Cap holds out to Ceiling as Render does: the raw output of a command
+// printed whole (a retry) is cut where a compact one would be.
+func Cap(out Output, in Input) Output { return ceiling(out, in) }
+
 // ceiling caps an output longer than Ceiling. A stream that fits in its
 // share (stdout 2/3, stderr 1/3) keeps all of it and leaves the rest to
 // the other.
