@@ -16,9 +16,13 @@ type app struct {
 	name           string // the binary's, for --version: gotk or gotk-report
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	environ        func() []string
 	getwd          func() (string, error)
 	now            func() time.Time
 	filter         func(handler string) filter.Filter
+	// dieOf is the signal gotk ends by, as the program it ran did (endLike);
+	// nil: it exits with the code main returns.
+	dieOf os.Signal
 }
 
 // subcommands are gotk's own commands; any other first word is a program

@@ -125,7 +125,7 @@ func (a *app) command(args []string) (code int) {
 		kong.Name("gotk"),
 		kong.Description("gotk <program> [args…] runs the program and prints a compact, faithful form of its output, keeping its exit code.\n"+
 			"gotk -- <program> runs a program named like a gotk command.\n"+
-			"Environment: GOTK_RAW=1 (no filter), GOTK_TRACK=0 (record nothing), GOTK_LIVE_AFTER=30s (a command still running then shows its output live), XDG_DATA_HOME (where gotk.db lives)."),
+			"Environment: GOTK_RAW=1 (no filter), GOTK_TRACK=0 (record nothing), GOTK_LIVE_AFTER=30s (a command still running then shows its output live), GOTK_RETRY_RAW=0 (a command run again within 5 minutes stays compact), XDG_DATA_HOME (where gotk.db lives)."),
 		kong.Writers(a.stdout, a.stderr),
 		grammarVars(a.name),
 		kong.Exit(func(c int) { panic(kongExit(c)) }),

@@ -74,6 +74,7 @@ func (a *app) runProgram(argv []string, raw bool) int {
 		}
 		run.Exit, run.Duration = res.Exit, res.Duration
 		a.record(run, nil)
+		a.endLike(res, 0)
 		return res.Exit
 	}
 
@@ -135,6 +136,7 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	}
 	out, res, err := proc.Capture(ran, opts)
 	defer a.interrupted(res, argv)
+	defer func() { a.endLike(res, int64(len(out.Stdout))) }()
 	if _, ok := f.(filter.Plainer); !ok {
 		side.wait() // the side run started with the program: reap it
 	}
@@ -173,7 +175,12 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	rawN := int64(len(plain.stdout) + len(plain.stderr))
 	shownN := int64(len(shown.Stdout) + len(shown.Stderr))
 	run.RawBytes = rawN
-	if rerr != nil || shownN >= rawN {
+	if rerr == nil && shownN < rawN && a.repeated(a.runKey(argv, base.Dir)) {
+		shown = a.retryOutput(plain, in)
+		shownN = int64(len(shown.Stdout) + len(shown.Stderr))
+		run.Mode = modeRepeat
+	}
+	if run.Mode != modeRepeat && (rerr != nil || shownN >= rawN) {
 		// Never worse: a failed or longer rendering prints the command's
 		// own output (in its own format, not the one gotk asked for).
 		run.Mode, run.Shown = modeFallback, rawN
@@ -181,7 +188,10 @@ func (a *app) runProgram(argv []string, raw bool) int {
 		a.record(run, nil)
 		return res.Exit
 	}
-	run.Mode, run.Shown = modeFiltered, shownN
+	if run.Mode == "" {
+		run.Mode = modeFiltered
+	}
+	run.Shown = shownN
 	a.stdout.Write(shown.Stdout)
 	a.stderr.Write(shown.Stderr)
 	// Every compact run keeps its raw output (within the store's caps), so

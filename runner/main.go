@@ -25,17 +25,18 @@ func Main() int { return MainAs("gotk") }
 func MainAs(name string) int {
 	a := newApp()
 	a.name = name
-	return a.main(os.Args[1:])
+	return a.end(a.main(os.Args[1:]))
 }
 
 func newApp() *app {
 	return &app{
-		name:   "gotk",
-		stdout: os.Stdout,
-		stderr: os.Stderr,
-		getenv: os.Getenv,
-		getwd:  os.Getwd,
-		now:    time.Now,
-		filter: filter.For,
+		name:    "gotk",
+		stdout:  os.Stdout,
+		stderr:  os.Stderr,
+		getenv:  os.Getenv,
+		environ: os.Environ,
+		getwd:   os.Getwd,
+		now:     time.Now,
+		filter:  filter.For,
 	}
 }

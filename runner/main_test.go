@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -51,7 +52,7 @@ func testMain() int {
 		}
 		a.filter = func(string) filter.Filter { return f }
 	}
-	return a.main(os.Args[1:])
+	return a.end(a.main(os.Args[1:]))
 }
 
 // testFilter is a small filter with a known behaviour.
@@ -158,6 +159,9 @@ func TestScripts(t *testing.T) {
 			for _, k := range []string{"GOTK_RAW", "GOTK_TRACK", "GOTK_LIVE_AFTER", "GOTK_TEST_FILTER", "GOTK_TEST_LIMITS", "GOTK_CONFIG", "GOTK_DISABLED", "CLAUDE_CONFIG_DIR"} {
 				e.Setenv(k, "")
 			}
+			// Scenarios run one command many times: retries print raw only
+			// where a scenario turns it on (repeat.txtar).
+			e.Setenv("GOTK_RETRY_RAW", "0")
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -169,30 +173,37 @@ func TestScripts(t *testing.T) {
 }
 
 // exits CODE program args… runs the program like exec and checks its exit
-// code exactly; stdout and stderr can be checked after.
+// code exactly; exits SIGNAME program args… checks that it died of that
+// signal (as a shell sees it, not an exit code that reads like it). stdout
+// and stderr can be checked after.
 func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
-		ts.Fatalf("usage: exits CODE program args…")
+		ts.Fatalf("usage: exits CODE|SIGNAME program args…")
 	}
-	want, err := strconv.Atoi(args[0])
-	if err != nil {
-		ts.Fatalf("exits: bad code %q", args[0])
+	want := args[0]
+	if _, err := strconv.Atoi(want); err != nil && !strings.HasPrefix(want, "SIG") {
+		ts.Fatalf("exits: bad code %q", want)
 	}
-	err = ts.Exec(args[1], args[2:]...)
-	got := 0
+	err := ts.Exec(args[1], args[2:]...)
+	got := "0"
 	var ee *exec.ExitError
 	switch {
 	case errors.As(err, &ee):
-		got = ee.ExitCode()
-		if got == -1 {
-			ts.Fatalf("exits: %s was killed: %v", args[1], err)
+		got = strconv.Itoa(ee.ExitCode())
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			got = sigNames[ws.Signal()]
 		}
 	case err != nil:
 		ts.Fatalf("exits: %v", err)
 	}
 	if got != want {
-		ts.Fatalf("exit code %d, want %d", got, want)
+		ts.Fatalf("exit status %s, want %s", got, want)
 	}
+}
+
+var sigNames = map[syscall.Signal]string{
+	syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM", syscall.SIGKILL: "SIGKILL",
+	syscall.SIGPIPE: "SIGPIPE", syscall.SIGSEGV: "SIGSEGV", syscall.SIGHUP: "SIGHUP",
 }
 
 // grab NAME REGEXP sets $NAME to the first group of REGEXP in the last

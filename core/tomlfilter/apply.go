@@ -125,7 +125,9 @@ func cutUTF8(b []byte, n int) string {
 // Options change Apply for a run that failed.
 type Options struct {
 	// Failed: the command exited non-zero. match_output and on_empty then
-	// do not apply: a message must never stand in for a failure's output.
+	// do not apply: a message must never stand in for a failure's output;
+	// and a cut that would drop the output's end (max_lines, head_lines
+	// alone) keeps its head and its end instead, around one note.
 	Failed bool
 	Notes  Notes
 }
@@ -206,12 +208,14 @@ func (f *Filter) Apply(lines []string, o Options) Result {
 	}
 	total := len(lines)
 	head, tail := f.HeadLines, f.TailLines
+	if o.Failed && head > 0 && tail == 0 && total > head {
+		// a failure's end says why it failed: keep some of it too
+		head, tail = split(head)
+	}
 	switch {
 	case head > 0 && tail > 0:
 		if total > head+tail {
-			out := append([]string{}, lines[:head]...)
-			out = append(out, o.Notes.note(fmt.Sprintf("%d lines omitted", total-head-tail)))
-			lines = append(out, lines[total-tail:]...)
+			lines = cutMiddle(lines, head, tail, "omitted", o.Notes)
 			res.Cut += total - head - tail
 		}
 	case head > 0:
@@ -227,7 +231,12 @@ func (f *Filter) Apply(lines []string, o Options) Result {
 	}
 	if m := f.MaxLines; m > 0 && len(lines) > m {
 		dropped := len(lines) - m
-		lines = append(lines[:m:m], o.Notes.note(fmt.Sprintf("%d lines truncated", dropped)))
+		if o.Failed {
+			h, t := split(m)
+			lines = cutMiddle(lines, h, t, "cut", o.Notes)
+		} else {
+			lines = append(lines[:m:m], o.Notes.note(fmt.Sprintf("%d lines truncated", dropped)))
+		}
 		res.Cut += dropped
 	}
 	if strings.TrimSpace(strings.Join(lines, "\n")) == "" && f.OnEmpty != "" && !o.Failed {
@@ -235,6 +244,21 @@ func (f *Filter) Apply(lines []string, o Options) Result {
 	}
 	res.Lines = lines
 	return res
+}
+
+// split divides a budget of n lines of a failed run's output between its
+// head (about two thirds) and its end (the rest, at least one line).
+func split(n int) (head, tail int) {
+	tail = max(n/3, 1)
+	return max(n-tail, 0), tail
+}
+
+// cutMiddle keeps the first head and last tail lines around one note
+// naming how many were left out ("N lines <how>").
+func cutMiddle(lines []string, head, tail int, how string, n Notes) []string {
+	out := append([]string{}, lines[:head]...)
+	out = append(out, n.note(fmt.Sprintf("%d lines %s", len(lines)-head-tail, how)))
+	return append(out, lines[len(lines)-tail:]...)
 }
 
 func (f *Filter) anyLine(l string) bool {

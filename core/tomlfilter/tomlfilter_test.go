@@ -159,6 +159,40 @@ on_empty = "x: ok"
 	}
 }
 
+// TestFailedRunKeepsItsEnd: a failing run's cut keeps the head and the
+// end of its output (where it says why it failed) around one note; a run
+// that succeeded keeps RTK's head-only cut.
+func TestFailedRunKeepsItsEnd(t *testing.T) {
+	var in []string
+	for i := 1; i < 80; i++ {
+		in = append(in, fmt.Sprintf("step %d of the rollout", i))
+	}
+	in = append(in, "FATAL: rollout stuck")
+	for _, rule := range []string{"max_lines = 12", "head_lines = 12", "head_lines = 30\nmax_lines = 12"} {
+		f, err := Compile(mustParse(t, "schema_version = 1\n[filters.x]\nmatch_command = \"^x\"\n"+rule+"\n")[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := f.Apply(in, Options{Failed: true, Notes: Notes{Where: "gotk recall ID"}})
+		notes := 0
+		for _, l := range r.Lines {
+			if strings.HasPrefix(l, "... (") {
+				notes++
+				if !strings.Contains(l, "gotk recall ID") {
+					t.Errorf("%s: note without recall: %q", rule, l)
+				}
+			}
+		}
+		if len(r.Lines) > 13 || r.Lines[0] != in[0] || r.Lines[len(r.Lines)-1] != "FATAL: rollout stuck" || notes != 1 {
+			t.Errorf("%s, failed: %q", rule, r.Lines)
+		}
+		ok := f.Apply(in, Options{Notes: Notes{Where: "gotk recall ID"}})
+		if last := ok.Lines[len(ok.Lines)-1]; !strings.HasPrefix(last, "... (") {
+			t.Errorf("%s, green: ends %q, want the note", rule, last)
+		}
+	}
+}
+
 func TestNotesNameWhere(t *testing.T) {
 	f, _ := Compile(mustParse(t, "schema_version = 1\n[filters.x]\nmatch_command = \"^x\"\nmax_lines = 1\n")[0])
 	r := f.Apply([]string{"a", "b", "c"}, Options{Notes: Notes{Where: "gotk recall 7f3a"}})

@@ -25,7 +25,8 @@ import (
 //	baseline  (when gotk added flags) both streams of the command as typed:
 //	          what the model would have seen without gotk
 //	golden    the expected rendering (go test -run TestCorpus -update)
-//	must      lines that must survive verbatim (blank runs folded)
+//	must      lines that must survive verbatim (blank runs folded);
+//	          "locator F:L:C" lines: a diagnostic's locator, whole on a line
 
 var update = flag.Bool("update", false, "rewrite testdata/*/golden from the filters' output")
 
@@ -170,6 +171,12 @@ func missingMust(c corpusCase, shown []byte) []string {
 	}
 	var missing []string
 	for _, m := range c.must {
+		if loc, ok := strings.CutPrefix(m, locatorPrefix); ok {
+			if !hasWholeLocator(shown, loc, c.wd) {
+				missing = append(missing, m)
+			}
+			continue
+		}
 		if !strings.Contains(text.String(), normalize(m)) {
 			missing = append(missing, m)
 		}

@@ -117,14 +117,20 @@ type Output struct {
 const Ceiling = 24 << 10
 
 // Render runs f and holds what it prints to Ceiling: past it, each stream
-// keeps its first and last lines and names the gap (Input.Recall).
+// keeps its first and last lines and names the gap (Input.Recall). A
+// failing run whose end f cut away gets it back (keepEnd).
 func Render(f Filter, in Input) (Output, error) {
 	out, err := f.Render(in)
 	if err != nil {
 		return out, err
 	}
+	out.Stdout = keepEnd(out.Stdout, in)
 	return ceiling(out, in), nil
 }
+
+// Cap holds out to Ceiling as Render does: the raw output of a command
+// printed whole (a retry) is cut where a compact one would be.
+func Cap(out Output, in Input) Output { return ceiling(out, in) }
 
 // ceiling caps an output longer than Ceiling. A stream that fits in its
 // share (stdout 2/3, stderr 1/3) keeps all of it and leaves the rest to

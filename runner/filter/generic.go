@@ -13,8 +13,8 @@ type lineFilter struct {
 	same
 	noise []*lazyRegexp // lines dropped from both streams
 	max   int           // stdout lines kept before capping (0: no cap)
-	// diagnostics: compiler-style "file:line:col: message" lines are
-	// grouped by file (groupDiagnostics).
+	// diagnostics: compiler-style "file:line:col: message" lines keep
+	// their locators whole; what they repeat goes (tidyDiagnostics).
 	diagnostics bool
 	// summaryRepeats marks the closing summary of tools that list every
 	// diagnostic a second time there (MSBuild's "Build FAILED."): after
@@ -64,7 +64,7 @@ func (f lineFilter) Render(in Input) (Output, error) {
 }
 
 // paths applies the diagnostics forms: paths under the working directory
-// relative, then diagnostics grouped by file.
+// relative, then the diagnostics tidied (tidyDiagnostics).
 func (f lineFilter) paths(ls []string, in Input) []string {
 	if !f.diagnostics {
 		return ls
@@ -74,7 +74,7 @@ func (f lineFilter) paths(ls []string, in Input) []string {
 			ls[i] = relPath(l, in.Dir)
 		}
 	}
-	return groupDiagnostics(ls)
+	return tidyDiagnostics(ls)
 }
 
 // diagLine is a compiler's diagnostic: "file.go:12:3: msg" (go, gcc,
@@ -92,87 +92,48 @@ var caretLine = lazy(`^\s*\|[ \t]*[\^~][\^~ \t]*$`)
 // "   13 | int f(void) {".
 var snippetLine = lazy(`^\s*\d+ \| `)
 
-// groupDiagnostics names a file once for a run of diagnostics in it:
-//
-//	store/store.go:
-//	  16:4: s.count undefined (type *Store has no field or method count)
-//	  21:12, 25:22: declared and not used: x
-//
-// Every message and location stays: lines that continue a diagnostic
-// (indented: notes, have/want, source snippets) follow it; gcc's caret
-// underlines go, and so does a quoted source line already quoted above
-// when nothing hangs under it. A file with one diagnostic keeps its line.
-func groupDiagnostics(ls []string) []string {
-	type item struct {
-		loc, msg string   // loc "" for a context line (msg is its text)
-		cont     []string // continuation lines
-	}
+// tidyDiagnostics drops what a compiler's diagnostics repeat, and nothing
+// else: every diagnostic line stays as the tool printed it, its
+// "file:line:col" locator whole (what models, editors and people jump
+// from). Lines that continue a diagnostic (notes, have/want, source
+// snippets) stay under it; gcc's caret underlines go (the column is in the
+// locator), and so does a quoted source line already quoted above when
+// nothing hangs under it.
+func tidyDiagnostics(ls []string) []string {
 	var out []string
-	for i := 0; i < len(ls); {
-		file := diagFile(ls[i])
-		if file == "" {
-			out = append(out, ls[i])
-			i++
+	quoted := map[string]bool{} // source lines gcc quoted above
+	inDiag := false
+	for i := 0; i < len(ls); i++ {
+		l := ls[i]
+		if diagFile(l) != "" {
+			inDiag = true
+			out = append(out, l)
 			continue
 		}
-		var items []*item
-		j := i
-		diags := 0
-		for j < len(ls) {
-			l := ls[j]
-			if m := diagLine.FindStringSubmatch(l); m != nil && m[1] == file {
-				loc := m[2]
-				if loc == "" {
-					loc = m[3]
-				}
-				items = append(items, &item{loc: loc, msg: m[4]})
-				diags++
-			} else if m := diagContext.FindStringSubmatch(l); m != nil && m[1] == file {
-				items = append(items, &item{msg: m[2]})
-			} else if len(items) > 0 && l != "" && (l[0] == ' ' || l[0] == '\t') && diagFile(l) == "" {
-				if !caretLine.MatchString(l) {
-					last := items[len(items)-1]
-					last.cont = append(last.cont, l)
-				}
-			} else {
-				break
-			}
-			j++
-		}
-		if diags < 2 {
-			out = append(out, ls[i:j]...) // nothing to fold: as printed
-			i = j
+		if !inDiag || l == "" || (l[0] != ' ' && l[0] != '\t') {
+			inDiag = false
+			out = append(out, l)
 			continue
 		}
-		out = append(out, file+":")
-		shown := map[string]bool{} // source lines gcc quoted above
-		for _, it := range items {
-			if len(it.cont) == 1 && snippetLine.MatchString(it.cont[0]) && shown[it.cont[0]] {
-				it.cont = nil // the same source line again, nothing under it
-			}
-			for _, c := range it.cont {
-				shown[c] = true
-			}
+		if caretLine.MatchString(l) {
+			continue
 		}
-		for k := 0; k < len(items); k++ {
-			it := items[k]
-			if it.loc == "" {
-				out = append(out, "  "+it.msg)
+		if snippetLine.MatchString(l) {
+			alone := i+1 >= len(ls) || !continues(ls[i+1])
+			if quoted[l] && alone {
 				continue
 			}
-			locs := []string{it.loc}
-			for len(it.cont) == 0 && k+1 < len(items) && items[k+1].loc != "" && items[k+1].msg == it.msg && len(items[k+1].cont) == 0 {
-				k++
-				locs = append(locs, items[k].loc)
-			}
-			out = append(out, "  "+strings.Join(locs, ", ")+": "+it.msg)
-			for _, c := range it.cont {
-				out = append(out, "  "+c)
-			}
+			quoted[l] = true
 		}
-		i = j
+		out = append(out, l)
 	}
 	return out
+}
+
+// continues reports whether l hangs under the line before it (indented,
+// not itself a caret line, which goes anyway).
+func continues(l string) bool {
+	return l != "" && (l[0] == ' ' || l[0] == '\t') && diagFile(l) == "" && !caretLine.MatchString(l)
 }
 
 // diagFile returns the file a diagnostic or context line names, or "".

@@ -48,6 +48,10 @@ func (goTest) Args(argv []string, tool int) []string {
 	return insertAt(argv, at+1, "-json")
 }
 
+// goTestKey names a test's output: its package and test ("" for the
+// package's own lines).
+type goTestKey struct{ pkg, test string }
+
 // testEvent is one line of `go test -json` (cmd/test2json).
 type testEvent struct {
 	Action      string
@@ -69,14 +73,13 @@ func (goTest) Render(in Input) (Output, error) {
 	if !bytes.HasPrefix(bytes.TrimSpace(in.Stdout), []byte("{")) {
 		return lineFilter{noise: goNoise}.Render(in)
 	}
-	type testKey struct{ pkg, test string }
 	var (
 		other                         []string // stdout lines that are not events
-		order                         []testKey
-		out                           = map[testKey][]string{}
+		order                         []goTestKey
+		out                           = map[goTestKey][]string{}
 		build                         = map[string][]string{}
 		buildOrder                    []string
-		failed                        []testKey
+		failed                        []goTestKey
 		pkgFail, pkgOK, pkgNoTests    []string
 		passed, failedN, skipped, evs int
 		coverage                      []string
@@ -91,7 +94,7 @@ func (goTest) Render(in Input) (Output, error) {
 			continue
 		}
 		evs++
-		k := testKey{e.Package, e.Test}
+		k := goTestKey{e.Package, e.Test}
 		switch e.Action {
 		case "build-output":
 			if _, ok := build[e.ImportPath]; !ok {
@@ -156,7 +159,7 @@ func (goTest) Render(in Input) (Output, error) {
 			}
 		}
 		var pkgLines []string
-		for _, l := range out[testKey{pkg, ""}] {
+		for _, l := range out[goTestKey{pkg, ""}] {
 			if l != "FAIL" && !testFraming.MatchString(l) {
 				pkgLines = append(pkgLines, l)
 			}
@@ -178,6 +181,7 @@ func (goTest) Render(in Input) (Output, error) {
 			}
 		}
 	}
+	res = append(res, passedOutput(in, order, out, failed, passed+failedN+skipped)...)
 	res = append(res, other...)
 	res = append(res, coverage...)
 	res = append(res, goTestSummary(passed, failedN, skipped, len(pkgOK)+len(pkgFail), len(pkgFail), len(pkgNoTests)))
@@ -321,11 +325,10 @@ func (goTest) Plain(in Input) ([]byte, bool) {
 		return nil, false
 	}
 	verbose := goFlag(in.Argv[at+1:], "v")
-	type testKey struct{ pkg, test string }
 	var evs []testEvent
 	var others []int // index in evs before which a non-event line comes
 	var otherLines []string
-	failed := map[testKey]bool{}
+	failed := map[goTestKey]bool{}
 	ended := map[string]bool{} // packages whose result came
 	for _, l := range bytes.SplitAfter(in.Stdout, []byte("\n")) {
 		if len(bytes.TrimSpace(l)) == 0 {
@@ -338,7 +341,7 @@ func (goTest) Plain(in Input) ([]byte, bool) {
 			continue
 		}
 		if e.Action == "fail" {
-			failed[testKey{e.Package, e.Test}] = true
+			failed[goTestKey{e.Package, e.Test}] = true
 		}
 		if e.Test == "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip") {
 			ended[e.Package] = true
@@ -349,7 +352,7 @@ func (goTest) Plain(in Input) ([]byte, bool) {
 	// Without -v a failing test's output comes under its "--- FAIL" line
 	// (go test prints the test's buffered output after its result); the
 	// events carry it before: hold it until the result line.
-	held := map[testKey][]string{}
+	held := map[goTestKey][]string{}
 	o := 0
 	for i, e := range evs {
 		for ; o < len(others) && others[o] == i; o++ {
@@ -361,7 +364,7 @@ func (goTest) Plain(in Input) ([]byte, bool) {
 		case e.Action != "output":
 		case verbose:
 			b.WriteString(e.Output)
-		case !failed[testKey{e.Package, ""}] && ended[e.Package]:
+		case !failed[goTestKey{e.Package, ""}] && ended[e.Package]:
 			// A passing package: its summary line only. One cut short (gotk
 			// was killed) shows, like a failing one, what its failing tests
 			// and the package printed: what go test had streamed by then.
@@ -371,8 +374,8 @@ func (goTest) Plain(in Input) ([]byte, bool) {
 		case testFraming.MatchString(e.Output):
 		case e.Test == "":
 			b.WriteString(e.Output)
-		case failed[testKey{e.Package, e.Test}]:
-			k := testKey{e.Package, e.Test}
+		case failed[goTestKey{e.Package, e.Test}]:
+			k := goTestKey{e.Package, e.Test}
 			if !strings.HasPrefix(strings.TrimLeft(e.Output, " "), "--- FAIL: ") {
 				held[k] = append(held[k], e.Output)
 				continue
@@ -384,7 +387,7 @@ func (goTest) Plain(in Input) ([]byte, bool) {
 			delete(held, k)
 		}
 	}
-	for _, k := range slices.SortedFunc(maps.Keys(held), func(a, b testKey) int { return strings.Compare(a.pkg+" "+a.test, b.pkg+" "+b.test) }) {
+	for _, k := range slices.SortedFunc(maps.Keys(held), func(a, b goTestKey) int { return strings.Compare(a.pkg+" "+a.test, b.pkg+" "+b.test) }) {
 		for _, h := range held[k] {
 			b.WriteString(h)
 		}

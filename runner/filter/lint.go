@@ -7,8 +7,9 @@ import (
 )
 
 // eslint renders ESLint's default (stylish) report: per file, each
-// distinct problem on one line (`L:C L:C,C severity message  rule`): a
-// message repeated in a file is written once with all its locations, so
+// distinct problem on one line (`L:C L:C severity message  rule`, each
+// location whole as ESLint printed it): a message repeated in a file is
+// written once with all its locations, so
 // every message and rule survives, with its first eslintLocMax locations
 // (the rest are counted and recallable: 750 places of one no-var are a
 // count, not a reading list). The totals line is ESLint's own. A very long
@@ -39,7 +40,7 @@ func (eslint) Render(in Input) (Output, error) {
 	flush := func() {
 		for _, p := range file {
 			locs := p.locs[:min(len(p.locs), eslintLocMax)]
-			l := "  " + joinLocs(locs) + " " + p.sev + " " + p.msg
+			l := "  " + strings.Join(locs, " ") + " " + p.sev + " " + p.msg
 			if p.rule != "" {
 				l += "  " + p.rule
 			}
@@ -70,26 +71,6 @@ func (eslint) Render(in Input) (Output, error) {
 	}
 	flush()
 	return Output{Stdout: join(capKeeping(res, 300, nil, in)), Stderr: in.Stderr}, nil
-}
-
-// joinLocs writes line:column locations space-separated, the columns of
-// one line joined after it: "5:42 965:109,211 1020:2".
-func joinLocs(locs []string) string {
-	var b strings.Builder
-	prev := ""
-	for i, loc := range locs {
-		line, col, _ := strings.Cut(loc, ":")
-		switch {
-		case i == 0:
-			b.WriteString(loc)
-		case line == prev:
-			b.WriteString("," + col)
-		default:
-			b.WriteString(" " + loc)
-		}
-		prev = line
-	}
-	return b.String()
 }
 
 // biome renders Biome's diagnostics without the code frames and the

@@ -212,8 +212,8 @@ func TestFoldTestify(t *testing.T) {
 	}
 }
 
-func TestGroupDiagnostics(t *testing.T) {
-	got := groupDiagnostics([]string{
+func TestTidyDiagnostics(t *testing.T) {
+	got := tidyDiagnostics([]string{
 		"# example.com/m",
 		"a.go:1:2: undefined: x",
 		"b.go:3:4: undefined: y",
@@ -221,15 +221,28 @@ func TestGroupDiagnostics(t *testing.T) {
 		"b.go:7:8: too many return values",
 		"\thave (int, bool)",
 		"c.ts(1,2): error TS1: one",
+		"p.c:3:5: warning: unused variable 'x'",
+		"    3 |     int x;",
+		"      |         ^",
+		"p.c:3:5: note: declared here",
+		"    3 |     int x;",
+		"      |         ^",
+		"make: *** [Makefile:9: p.o] Error 1",
+		"    3 |     int x;",
 	})
 	want := []string{
 		"# example.com/m",
 		"a.go:1:2: undefined: x",
-		"b.go:",
-		"  3:4, 5:6: undefined: y",
-		"  7:8: too many return values",
-		"  \thave (int, bool)",
+		"b.go:3:4: undefined: y",
+		"b.go:5:6: undefined: y",
+		"b.go:7:8: too many return values",
+		"\thave (int, bool)",
 		"c.ts(1,2): error TS1: one",
+		"p.c:3:5: warning: unused variable 'x'",
+		"    3 |     int x;",
+		"p.c:3:5: note: declared here",
+		"make: *** [Makefile:9: p.o] Error 1",
+		"    3 |     int x;",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

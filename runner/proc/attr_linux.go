@@ -5,10 +5,9 @@ import (
 	"syscall"
 )
 
-// setProcAttr makes the program die with gotk (Pdeathsig: even when gotk
-// is SIGKILLed, an agent's timeout, the program is not left running as an
-// orphan) and, with group, start its own process group so that gotk can
-// signal it and everything it started at once.
-func setProcAttr(cmd *exec.Cmd, group bool) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: group}
+// setProcAttr makes the program die with gotk (Pdeathsig: when gotk alone
+// is SIGKILLed, the program goes too, as it would have had the SIGKILL
+// been sent to it). It stays in gotk's process group.
+func setProcAttr(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 }

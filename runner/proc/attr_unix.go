@@ -2,15 +2,10 @@
 
 package proc
 
-import (
-	"os/exec"
-	"syscall"
-)
+import "os/exec"
 
-// setProcAttr gives the program its own process group with group. macOS
-// and the BSDs have no Pdeathsig: a program whose gotk is SIGKILLed keeps
+// setProcAttr leaves the program in gotk's process group. macOS and the
+// BSDs have no Pdeathsig: a program whose gotk alone is SIGKILLed keeps
 // running until it next writes to its closed output pipe (SIGPIPE) or
 // exits by itself.
-func setProcAttr(cmd *exec.Cmd, group bool) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: group}
-}
+func setProcAttr(cmd *exec.Cmd) {}

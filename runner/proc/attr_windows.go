@@ -2,6 +2,6 @@ package proc
 
 import "os/exec"
 
-// setProcAttr does nothing on Windows: no process groups to signal, no
-// parent-death signal.
-func setProcAttr(cmd *exec.Cmd, group bool) {}
+// setProcAttr does nothing on Windows: no process groups, no parent-death
+// signal.
+func setProcAttr(cmd *exec.Cmd) {}

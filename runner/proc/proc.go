@@ -1,10 +1,18 @@
 // Package proc runs the program behind `gotk <program> args…`: either with
 // stdio passed straight through (no rule, no filter, --raw), or with both
 // output streams captured for a filter. In both cases the program's own
-// exit code comes back (128+n when signal n ended it), SIGINT, SIGTERM,
-// SIGHUP and SIGQUIT that reach gotk are passed on to the program (except
-// ^C and ^\ from a terminal, which the program got already), and a
-// program that cannot start is reported the way a shell would (127, 126).
+// exit code comes back (128+n when signal n ended it, and which signal),
+// and a program that cannot start is reported the way a shell would (127,
+// 126).
+//
+// The program stays in gotk's process group: whatever stops a command
+// without gotk stops the same processes with it. A signal to the group (an
+// agent's `kill -PGID`, timeout(1), ^C) reaches the program and everything
+// it started directly, SIGKILL included; SIGINT, SIGTERM, SIGHUP and
+// SIGQUIT sent to gotk alone are passed on to the program alone (except ^C
+// and ^\ from a terminal, which the program got already); and SIGKILL of
+// gotk alone kills the program (Pdeathsig on Linux), as it would have
+// killed the program itself.
 package proc
 
 import (
@@ -39,6 +47,8 @@ type Result struct {
 	// Signal is the first of SIGINT, SIGTERM, SIGHUP, SIGQUIT that reached
 	// gotk while the program ran (nil: none): the run was interrupted.
 	Signal os.Signal
+	// Died is the signal that ended the program (nil: it exited).
+	Died os.Signal
 }
 
 // Run runs argv with gotk's own stdin, stdout and stderr: the program writes
@@ -50,7 +60,7 @@ func Run(argv []string) (Result, error) {
 		return Result{}, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	setProcAttr(cmd, ownGroup())
+	setProcAttr(cmd)
 	return wait(cmd)
 }
 
@@ -121,7 +131,7 @@ func Capture(argv []string, o Options) (Output, Result, error) {
 	}
 	growPipe(outW)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, outW, errW
-	setProcAttr(cmd, ownGroup())
+	setProcAttr(cmd)
 	c := &collector{limit: o.Limit, w: [2]io.Writer{o.Stdout, o.Stderr}, spool: o.Spool, goLive: o.GoLive}
 	var wg sync.WaitGroup
 	started := false
@@ -316,23 +326,15 @@ var LingerAfterExit = 500 * time.Millisecond
 // ignores SIGINT) stays ignored, for gotk and for the program.
 var forwarded = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
-// fromTerminal reports whether s is a keyboard signal (^C, ^\) that the
+// fromTerminal reports whether s is a keyboard signal (^C, ^\\) that the
 // program already received from the terminal: with a terminal on stdin the
-// program shares gotk's process group (ownGroup), so both got it.
+// program is in the terminal's foreground group, as gotk is, so both got
+// it. Elsewhere a SIGINT or SIGQUIT that reaches gotk alone is passed on.
 func fromTerminal(s os.Signal) bool {
 	if s != os.Interrupt && s != syscall.SIGQUIT {
 		return false
 	}
-	return !ownGroup()
-}
-
-// ownGroup reports whether the program runs in its own process group: when
-// stdin is not a terminal (an agent's command, a pipe). gotk then forwards
-// every signal to the whole group, so what the program started stops too.
-// With a terminal on stdin the program stays in the terminal's foreground
-// group, where it may read the terminal and gets ^C from it directly.
-func ownGroup() bool {
-	return !isatty.IsTerminal(os.Stdin.Fd())
+	return isatty.IsTerminal(os.Stdin.Fd())
 }
 
 // startWait starts cmd, calls started once it runs, forwards signals until
@@ -381,10 +383,10 @@ func startWait(prog string, cmd *exec.Cmd, started func()) (Result, error) {
 			}
 		}
 	}()
-	exit, err := p.wait()
+	exit, died, err := p.wait()
 	close(done)
 	<-forwarder
-	res := Result{Exit: exit, Duration: time.Since(t0), Signal: got}
+	res := Result{Exit: exit, Duration: time.Since(t0), Signal: got, Died: died}
 	return res, err
 }
 
@@ -396,37 +398,45 @@ func startWait(prog string, cmd *exec.Cmd, started func()) (Result, error) {
 func SurviveClosedOutput() {
 	pipeOnce.Do(func() {
 		if !signal.Ignored(syscall.SIGPIPE) {
-			signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+			pipeSignals = make(chan os.Signal, 1)
+			signal.Notify(pipeSignals, syscall.SIGPIPE)
 		}
 	})
 }
 
-var pipeOnce sync.Once
+var (
+	pipeOnce sync.Once
+	// pipeSignals gets a SIGPIPE when a write of gotk's met a closed pipe
+	// (ClosedOutput); nil when SIGPIPE was ignored.
+	pipeSignals chan os.Signal
+)
 
 // process is a started program.
 type process interface {
-	// signal passes s on to the program (its group when it has its own).
+	// signal passes s on to the program.
 	signal(s os.Signal)
 	// wait waits for the program to exit and returns its exit code as a
-	// shell reports it.
-	wait() (exit int, err error)
+	// shell reports it, and the signal that ended it (nil: it exited).
+	wait() (exit int, died os.Signal, err error)
 }
 
 // cmdProcess is a program started by os/exec.
 type cmdProcess struct{ cmd *exec.Cmd }
 
-func (p cmdProcess) signal(s os.Signal) { signalProgram(p.cmd, s) }
+// signal sends s to the program alone: a signal meant for its whole group
+// reached it directly.
+func (p cmdProcess) signal(s os.Signal) { p.cmd.Process.Signal(s) }
 
-func (p cmdProcess) wait() (int, error) {
+func (p cmdProcess) wait() (int, os.Signal, error) {
 	err := p.cmd.Wait()
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
-		return 0, nil
+		return 0, nil, nil
 	case errors.As(err, &ee):
-		return exitCode(ee.ProcessState), nil
+		return exitCode(ee.ProcessState), diedOf(ee.ProcessState), nil
 	}
-	return 0, err
+	return 0, nil, err
 }
 
 // start starts cmd. "text file busy" means a script that was just written
@@ -453,6 +463,14 @@ func retryBusy(first, again func() error) error {
 		err = again()
 	}
 	return err
+}
+
+// diedOf is the signal that ended a process, nil when it exited.
+func diedOf(ps *os.ProcessState) os.Signal {
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return ws.Signal()
+	}
+	return nil
 }
 
 // exitCode is the program's exit status as a shell reports it.

@@ -42,18 +42,17 @@ func spawn(cmd *exec.Cmd) (process, error) {
 	if err := retryBusy(fork, fork); err != nil {
 		return nil, &os.PathError{Op: "fork/exec", Path: cmd.Path, Err: err}
 	}
-	return &rawProcess{pid: pid, group: cmd.SysProcAttr != nil && cmd.SysProcAttr.Setpgid}, nil
+	return &rawProcess{pid: pid}, nil
 }
 
 // rawProcess is a child forked by spawn.
 type rawProcess struct {
-	pid   int
-	group bool // it leads its own process group
-	mu    sync.Mutex
-	gone  bool // it exited: its pid may be another process's soon
+	pid  int
+	mu   sync.Mutex
+	gone bool // it exited: its pid may be another process's soon
 }
 
-// signal sends s to the program's group (or the program), unless it has
+// signal sends s to the program, unless it has
 // exited: wait marks that before it reaps the child, so a signal never
 // reaches a process that took over its pid.
 func (p *rawProcess) signal(s os.Signal) {
@@ -66,13 +65,10 @@ func (p *rawProcess) signal(s os.Signal) {
 	if p.gone {
 		return
 	}
-	if p.group && syscall.Kill(-p.pid, sig) == nil {
-		return
-	}
 	syscall.Kill(p.pid, sig)
 }
 
-func (p *rawProcess) wait() (int, error) {
+func (p *rawProcess) wait() (int, os.Signal, error) {
 	// Wait for the exit without reaping (WNOWAIT), mark the process gone,
 	// then reap it and read its status.
 	var info unix.Siginfo
@@ -92,12 +88,12 @@ func (p *rawProcess) wait() (int, error) {
 			continue
 		}
 		if err != nil {
-			return 0, os.NewSyscallError("wait4", err)
+			return 0, nil, os.NewSyscallError("wait4", err)
 		}
 		break
 	}
 	if ws.Signaled() {
-		return 128 + int(ws.Signal()), nil
+		return 128 + int(ws.Signal()), ws.Signal(), nil
 	}
-	return ws.ExitStatus(), nil
+	return ws.ExitStatus(), nil, nil
 }

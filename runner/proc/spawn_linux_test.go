@@ -11,7 +11,7 @@ import (
 
 // TestSpawnPaths: a program with file stdio is forked directly, one with
 // another writer through os/exec; both give the same exit codes, and a
-// signal reaches the program's group.
+// signal reaches the program and is read back as what ended it.
 func TestSpawnPaths(t *testing.T) {
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
@@ -26,7 +26,6 @@ func TestSpawnPaths(t *testing.T) {
 			} else {
 				cmd.Stdin, cmd.Stdout, cmd.Stderr = null, &bytes.Buffer{}, null
 			}
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 			return cmd
 		}
 		p, err := spawn(mk("exit 3"))
@@ -36,19 +35,18 @@ func TestSpawnPaths(t *testing.T) {
 		if _, raw := p.(*rawProcess); raw != files {
 			t.Fatalf("files %v: spawned %T", files, p)
 		}
-		if code, err := p.wait(); code != 3 || err != nil {
+		if code, died, err := p.wait(); code != 3 || died != nil || err != nil {
 			t.Fatalf("files %v: exit %d, %v; want 3", files, code, err)
 		}
-		// sleep in a child of sh: only a signal to the group ends both soon
-		p, err = spawn(mk("sleep 30; exit 0"))
+		p, err = spawn(mk("exec sleep 30"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(50 * time.Millisecond)
 		t0 := time.Now()
 		p.signal(syscall.SIGTERM)
-		if code, err := p.wait(); code != 128+int(syscall.SIGTERM) || err != nil || time.Since(t0) > 10*time.Second {
-			t.Fatalf("files %v: exit %d, %v after SIGTERM", files, code, err)
+		if code, died, err := p.wait(); code != 128+int(syscall.SIGTERM) || died != syscall.SIGTERM || err != nil || time.Since(t0) > 10*time.Second {
+			t.Fatalf("files %v: exit %d (%v), %v after SIGTERM", files, code, died, err)
 		}
 		p.signal(syscall.SIGTERM) // after the exit: nothing to signal, no panic
 	}
@@ -96,7 +94,7 @@ func TestSpawnTextBusy(t *testing.T) {
 		if err != nil {
 			t.Fatalf("files %v: %v", files, err)
 		}
-		if code, err := p.wait(); code != 7 || err != nil {
+		if code, _, err := p.wait(); code != 7 || err != nil {
 			t.Fatalf("files %v: exit %d, %v; want 7", files, code, err)
 		}
 	}

@@ -29,7 +29,7 @@ func Collect(argv []string, env []string, limit int, spool func(stream int, p []
 	var mu sync.Mutex
 	cmd.Stdout = &capped{b: &c.Stdout, total: &c.Total, limit: limit, mu: &mu, stream: 0, spool: &spool}
 	cmd.Stderr = &capped{b: &c.Stderr, total: &c.Total, limit: limit, mu: &mu, stream: 1, spool: &spool}
-	setProcAttr(cmd, false)
+	setProcAttr(cmd)
 	if err := start(cmd); err != nil {
 		return nil, startError(argv[0], err)
 	}
