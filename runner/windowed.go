@@ -28,7 +28,7 @@ func (a *app) finishWindowed(run store.Run, plain plainText, shown filter.Output
 	rawWin := a.win.Apply(rawStream)
 	out, ok := []byte(nil), false
 	if rerr == nil {
-		out, ok = window.Fit(compact, rawWin, a.win, recall)
+		out, ok = window.Fit(compact, rawWin, a.win, recall, a.win.Apply(plain.stdout), a.win.Apply(plain.stderr))
 	}
 	if ok && len(out)+len(side) >= len(rawWin)+len(rawSide) {
 		ok = false

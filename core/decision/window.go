@@ -172,9 +172,9 @@ func pipeNote(s *shell.Script, i int, p plan) string {
 			if f[0] == "--tail" {
 				where = "last"
 			}
-			return fmt.Sprintf("%s: the agent sees the %s %s lines of it; gotk prints at most %s lines, failures and errors first, then the summary (%s)", pos, where, f[1], f[1], p.window)
+			return fmt.Sprintf("%s: the agent sees the %s %s lines of its output; through gotk it prints at most %s lines, failures and errors first, then the summary (%s)", pos, where, f[1], f[1], p.window)
 		case p.rewrite:
-			return pos + ": the stages after it only show its lines, so it gets gotk's compact output"
+			return pos + ": the stages after it only show its lines, so gotk's compact output can go to them"
 		}
 		return pos + ": produces the output"
 	}

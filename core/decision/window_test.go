@@ -204,7 +204,7 @@ func TestWindowInsertion(t *testing.T) {
 func TestPipeNotes(t *testing.T) {
 	e := newEngine(t, "", config.Config{})
 	for line, want := range map[string][]string{
-		"go test ./... 2>&1 | tail -30": {"stage 1 of 2: the agent sees the last 30 lines of it; gotk prints at most 30 lines", "stage 2 of 2: shows the last 30 lines of the output before it"},
+		"go test ./... 2>&1 | tail -30": {"stage 1 of 2: the agent sees the last 30 lines of its output; through gotk it prints at most 30 lines", "stage 2 of 2: shows the last 30 lines of the output before it"},
 		"go test ./... | wc -l":         {"stage 1 of 2: produces the output", "stage 2 of 2: reads the text of the output before it, so every stage before it stays as written"},
 		"git log | cat":                 {"stage 1 of 2: the stages after it only show its lines", "stage 2 of 2: shows every line"},
 	} {

@@ -16,7 +16,11 @@ import (
 // many lines were left out and how to see them (recall). ok is false when
 // the shaped output would not hold every fact of rawWin (the window of the
 // raw output) or would be larger than it: the caller then prints rawWin.
-func Fit(compact, rawWin []byte, w Window, recall string) (out []byte, ok bool) {
+//
+// rawFacts are the outputs whose facts must hold (the raw window, and the
+// window of each stream when both feed it: their interleaving as captured
+// is only approximate); nil means rawWin.
+func Fit(compact, rawWin []byte, w Window, recall string, rawFacts ...[]byte) (out []byte, ok bool) {
 	if !w.Set() {
 		return compact, len(compact) <= len(rawWin)
 	}
@@ -26,6 +30,11 @@ func Fit(compact, rawWin []byte, w Window, recall string) (out []byte, ok bool) 
 	}
 	if len(out) > len(rawWin) || Lines(out) > w.N || !Holds(out, rawWin) {
 		return nil, false
+	}
+	for _, f := range rawFacts {
+		if !Holds(out, f) {
+			return nil, false
+		}
 	}
 	return out, true
 }
@@ -156,7 +165,7 @@ func Holds(shaped, raw []byte) bool {
 	for _, f := range Facts(raw) {
 		switch f.kind {
 		case "locator":
-			if !strings.Contains(s, f.name) || !(strings.Contains(s, ":"+f.value) || strings.Contains(s, "("+f.value+",") || strings.Contains(s, "line "+f.value)) {
+			if !strings.Contains(s, f.name) || !mentionsLine(s, f.value) {
 				return false
 			}
 		case "failing":
@@ -170,6 +179,18 @@ func Holds(shaped, raw []byte) bool {
 		}
 	}
 	return true
+}
+
+// mentionsLine: line number n appears as a locator does, in any of the
+// forms a file's line is written (`f.go:12`, `(12,3)`, `line 12`, and
+// `  12:5:` under a file's heading).
+func mentionsLine(s, n string) bool {
+	for _, form := range []string{":" + n, "(" + n + ",", "line " + n, " " + n + ":"} {
+		if strings.Contains(s, form) {
+			return true
+		}
+	}
+	return false
 }
 
 // countNear: n appears within a few words of word (either side).
