@@ -173,7 +173,7 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	}
 	shown, rerr := safeRender(f, in)
 	if a.win.Set() {
-		return a.finishWindowed(run, plain, shown, rerr, in.Recall(), id, keep, res.Exit)
+		return a.finishWindowed(run, plain, shown, rerr, in.Recall(), id, keep, everyLineCounts(m.Rule.Category), res.Exit)
 	}
 	rawN := int64(len(plain.stdout) + len(plain.stderr))
 	shownN := int64(len(shown.Stdout) + len(shown.Stderr))

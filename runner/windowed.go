@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"github.com/gotk-dev/gotk/core/registry"
 	"github.com/gotk-dev/gotk/runner/filter"
 	"github.com/gotk-dev/gotk/runner/store"
 	"github.com/gotk-dev/gotk/runner/window"
@@ -18,7 +19,7 @@ import (
 // would have received without gotk —, never against the whole output the
 // window would have cut (gotk gain does not credit gotk with the agent's
 // own tail); its command names the window.
-func (a *app) finishWindowed(run store.Run, plain plainText, shown filter.Output, rerr error, recall, id string, keep bool, exit int) int {
+func (a *app) finishWindowed(run store.Run, plain plainText, shown filter.Output, rerr error, recall, id string, keep, every bool, exit int) int {
 	rawStream, rawSide := plain.stdout, plain.stderr
 	compact, side := shown.Stdout, shown.Stderr
 	if a.sameFile() {
@@ -28,7 +29,7 @@ func (a *app) finishWindowed(run store.Run, plain plainText, shown filter.Output
 	rawWin := a.win.Apply(rawStream)
 	out, ok := []byte(nil), false
 	if rerr == nil {
-		out, ok = window.Fit(compact, rawWin, a.win, recall, a.win.Apply(plain.stdout), a.win.Apply(plain.stderr))
+		out, ok = window.Fit(compact, rawWin, a.win, recall, every, a.win.Apply(plain.stdout), a.win.Apply(plain.stderr))
 	}
 	if ok && len(out)+len(side) >= len(rawWin)+len(rawSide) {
 		ok = false
@@ -50,4 +51,15 @@ func (a *app) finishWindowed(run store.Run, plain plainText, shown filter.Output
 	}
 	a.record(run, kept)
 	return exit
+}
+
+// everyLineCounts: in the output of this rule every line is a fact (a
+// listing's rows, a log's commits), not only failures and errors: tests,
+// builds and linters are the rules whose windows gotk fits tighter.
+func everyLineCounts(c registry.Category) bool {
+	switch c {
+	case registry.Tests, registry.Build, registry.Lint:
+		return false
+	}
+	return true
 }

@@ -17,10 +17,13 @@ import (
 // the shaped output would not hold every fact of rawWin (the window of the
 // raw output) or would be larger than it: the caller then prints rawWin.
 //
+// every: each line of the raw window is a fact (a listing's rows), not
+// only the lines that carry a failure or an error.
+//
 // rawFacts are the outputs whose facts must hold (the raw window, and the
 // window of each stream when both feed it: their interleaving as captured
 // is only approximate); nil means rawWin.
-func Fit(compact, rawWin []byte, w Window, recall string, rawFacts ...[]byte) (out []byte, ok bool) {
+func Fit(compact, rawWin []byte, w Window, recall string, every bool, rawFacts ...[]byte) (out []byte, ok bool) {
 	if !w.Set() {
 		return compact, len(compact) <= len(rawWin)
 	}
@@ -28,11 +31,11 @@ func Fit(compact, rawWin []byte, w Window, recall string, rawFacts ...[]byte) (o
 	if Lines(compact) > w.N {
 		out = choose(compact, w, recall)
 	}
-	if len(out) > len(rawWin) || Lines(out) > w.N || !Holds(out, rawWin) {
+	if len(out) > len(rawWin) || Lines(out) > w.N {
 		return nil, false
 	}
-	for _, f := range rawFacts {
-		if !Holds(out, f) {
+	for _, f := range append([][]byte{rawWin}, rawFacts...) {
+		if !Holds(out, f) || !represented(out, f, every) {
 			return nil, false
 		}
 	}
@@ -113,7 +116,9 @@ var (
 		return regexp.MustCompile(`(?i)\b(\d+) (passed|failed|failures?|errors?|warnings?|skipped|problems?)\b`)
 	})
 	wordRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(error|fail|failed|failure|panic|fatal|exception|warning|traceback)\b|✗|✕|×`)
+		// failure words, and the lines test runners mark as the failing
+		// assertion (pytest's E and >, expected/received, got/want)
+		return regexp.MustCompile(`(?i)error|fail|panic|fatal|exception|warn|traceback|✗|✕|×|^\s*[E>]\s|^\s*[-+]?\s*(expected|received|got|want)\b`)
 	})
 )
 
@@ -226,3 +231,37 @@ func containsNumber(s, n string) bool {
 	}
 }
 
+// represented: every line of raw that carries a failure or an error
+// (every line, with every) is in shaped, whole or as the part of it
+// a compact form keeps (a locator's file moved to a heading, a long line
+// cut with …): a line of shaped that is at least half of it.
+func represented(shaped, raw []byte, every bool) bool {
+	var kept []string
+	for _, l := range strings.Split(string(shaped), "\n") {
+		if n := fold(strings.TrimSuffix(strings.TrimSpace(l), "…")); n != "" {
+			kept = append(kept, n)
+		}
+	}
+	all := "\n" + strings.Join(kept, "\n") + "\n"
+	for _, l := range strings.Split(string(raw), "\n") {
+		n := fold(l)
+		if n == "" || (!every && !important(l)) || strings.Contains(all, n) {
+			continue
+		}
+		found := false
+		for _, k := range kept {
+			if 2*len(k) >= len(n) && strings.Contains(n, k) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// fold trims a line and folds its runs of blanks (alignment is not
+// meaning).
+func fold(s string) string { return strings.Join(strings.Fields(s), " ") }
