@@ -27,6 +27,15 @@ func Fit(compact, rawWin []byte, w Window, recall string, every bool, rawFacts .
 	if !w.Set() {
 		return compact, len(compact) <= len(rawWin)
 	}
+	// The filter's whole output, uncapped (a cap always names recall),
+	// is faithful to the whole raw output, so to any window of it: only
+	// the lines that carry failures are checked. Once lines are left out
+	// (by the filter's cap or to fit), every fact of the raw window is.
+	mark := recall
+	if i := strings.Index(mark, " ("); i > 0 {
+		mark = mark[:i]
+	}
+	whole := Lines(compact) <= w.N && (mark == "" || !strings.Contains(string(compact), mark))
 	out = compact
 	if Lines(compact) > w.N {
 		out = choose(compact, w, recall)
@@ -35,7 +44,7 @@ func Fit(compact, rawWin []byte, w Window, recall string, every bool, rawFacts .
 		return nil, false
 	}
 	for _, f := range append([][]byte{rawWin}, rawFacts...) {
-		if !Holds(out, f) || !represented(out, f, every) {
+		if !Holds(out, f) || !represented(out, f, every && !whole) {
 			return nil, false
 		}
 	}
@@ -117,15 +126,23 @@ var (
 	})
 	wordRe = sync.OnceValue(func() *regexp.Regexp {
 		// failure words, and the lines test runners mark as the failing
-		// assertion (pytest's E and >, expected/received, got/want)
-		return regexp.MustCompile(`(?i)error|fail|panic|fatal|exception|warn|traceback|✗|✕|×|^\s*[E>]\s|^\s*[-+]?\s*(expected|received|got|want)\b`)
+		// assertion (pytest's E and >, a code frame's > 21 |,
+		// expected/received, got/want)
+		return regexp.MustCompile(`(?i)\b(errors?|fail|failed|failures?|failing|panic|panicked|fatal|exceptions?|warnings?|warn|traceback)\b|\w(Error|Exception):|✗|✕|×|^\s*E\s{2,}|^>\s{2,}|^\s*>\s*\d+\s*\||^\s*[-+]?\s*(expected|received|got|want)\b`)
 	})
 )
 
 // important: a line that carries a failure or an error.
 func important(l string) bool {
+	l = zeroRe().ReplaceAllString(ansiRe().ReplaceAllString(l, ""), "")
 	return wordRe().MatchString(l) || locatorRe().MatchString(l)
 }
+
+// zeroRe matches a count of nothing ("Failures: 0", "0 errors"): no
+// failure to keep.
+var zeroRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(failures?|errors?|failed|warnings?|skipped)\s*:?\s*0\b|\b0 (failures?|errors?|failed|warnings?)\b`)
+})
 
 // fact is one thing a window tells the reader, found in whatever format
 // either output uses.
@@ -232,25 +249,30 @@ func containsNumber(s, n string) bool {
 }
 
 // represented: every line of raw that carries a failure or an error
-// (every line, with every) is in shaped, whole or as the part of it
-// a compact form keeps (a locator's file moved to a heading, a long line
-// cut with …): a line of shaped that is at least half of it.
+// (every line, with every) is in shaped, in the words a compact form keeps:
+// one line of shaped holds every word of it that has a digit (its
+// locator, its counts) and at least 60% of its words, a path's directory
+// and rules of punctuation aside (a file moved to a heading, a long line
+// cut with …, columns realigned).
 func represented(shaped, raw []byte, every bool) bool {
-	var kept []string
+	var kept []map[string]bool
 	for _, l := range strings.Split(string(shaped), "\n") {
-		if n := fold(strings.TrimSuffix(strings.TrimSpace(l), "…")); n != "" {
-			kept = append(kept, n)
+		if t := words(l); len(t) > 0 {
+			set := map[string]bool{}
+			for _, w := range t {
+				set[strings.TrimSuffix(w, "…")] = true
+			}
+			kept = append(kept, set)
 		}
 	}
-	all := "\n" + strings.Join(kept, "\n") + "\n"
 	for _, l := range strings.Split(string(raw), "\n") {
-		n := fold(l)
-		if n == "" || (!every && !important(l)) || strings.Contains(all, n) {
+		t := words(l)
+		if len(t) == 0 || (!every && !important(l)) {
 			continue
 		}
 		found := false
-		for _, k := range kept {
-			if 2*len(k) >= len(n) && strings.Contains(n, k) {
+		for _, set := range kept {
+			if holdsWords(set, t) {
 				found = true
 				break
 			}
@@ -262,6 +284,43 @@ func represented(shaped, raw []byte, every bool) bool {
 	return true
 }
 
+func holdsWords(set map[string]bool, t []string) bool {
+	n := 0
+	for _, w := range t {
+		switch {
+		case set[w]:
+			n++
+		case strings.ContainsAny(w, "0123456789"):
+			return false
+		}
+	}
+	return 10*n >= 6*len(t)
+}
+
+// words splits a line into the words that carry meaning: colour codes and
+// words of punctuation only dropped, a path reduced to its last element.
+func words(l string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(ansiRe().ReplaceAllString(l, ""), func(r rune) bool {
+		return r == ' ' || r == '\t' || r == ',' || r == '"' || r == '\'' || r == '(' || r == ')' || r == '[' || r == ']'
+	}) {
+		if strings.Trim(w, "=-_*#~.:;|/\\<>+`⎯─━…") == "" {
+			continue
+		}
+		if i := strings.LastIndexByte(w, '/'); i >= 0 && i < len(w)-1 {
+			w = w[i+1:]
+		}
+		out = append(out, strings.TrimRight(w, ":;."))
+	}
+	return out
+}
+
 // fold trims a line and folds its runs of blanks (alignment is not
 // meaning).
-func fold(s string) string { return strings.Join(strings.Fields(s), " ") }
+func fold(s string) string {
+	return strings.Join(strings.Fields(ansiRe().ReplaceAllString(s, "")), " ")
+}
+
+// ansiRe matches terminal colour and cursor sequences: colour is not
+// meaning, and compact forms drop it.
+var ansiRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`) })
