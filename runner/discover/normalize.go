@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"github.com/gotk-dev/gotk/runner/window"
 	"regexp"
 	"strings"
 	"sync"
@@ -188,6 +189,10 @@ func gotkCommands(cmd string) [][]string {
 			rest := s.argv[1:]
 			for len(rest) > 0 && (rest[0] == "--raw" || rest[0] == "--") {
 				rest = rest[1:]
+			}
+			// gotk --tail 30 go test …: the window the hook told gotk
+			if _, after, err := window.Parse(rest); err == nil {
+				rest = after
 			}
 			if len(rest) > 0 {
 				out = append(out, rest)
