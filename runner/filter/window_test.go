@@ -46,7 +46,7 @@ func sessionLines(t testing.TB) []sessionLine {
 			words[i] = shell.Quote(a)
 		}
 		raw := c.plain()
-		_, rerr, shown := render(c)
+		_, shown, rerr := render(c)
 		for _, shape := range sessionShapes {
 			line := strings.Join(words, " ") + shape
 			d := e.Decide(decision.Request{Command: line})
