@@ -17,7 +17,7 @@ import (
 // writes. Each agent runs the same commands twice — without gotk, then with
 // gotk installed by the real installer — and the real `gotk discover
 // --json` over the run's HOME must find: without gotk, the four commands
-// gotk rewrites as missed, a piped `git status | tail` as declined, seq and
+// gotk rewrites as missed, a piped `git status | wc -l` as declined (its output is parsed), seq and
 // echo as unhandled; with gotk, those four as through gotk and nothing
 // missed.
 //
@@ -25,7 +25,7 @@ import (
 // scrubbed) and gotk's run log under DIR/<agent>/{raw,gotk}/ with the
 // runner's fixture tool: that is how runner/discover/testdata was made.
 
-var discoverScript = []string{"git status", "git log -n 2", "git diff", "ls -la", "git status | tail -3", "seq 1 300", "echo hi"}
+var discoverScript = []string{"git status", "git log -n 2", "git diff", "ls -la", "git status | wc -l", "seq 1 300", "echo hi"}
 
 // discoverRewritten are the script's commands gotk's hooks rewrite.
 var discoverRewritten = []string{"git status", "git log", "git diff", "ls"}
@@ -145,7 +145,7 @@ func checkDiscover(t *testing.T, run string, rep discoverJSON, withGotk bool) {
 		piped = piped || d.Command == "git status" && d.Rule == "git.status" && d.Reason != "" && d.Count == 1
 	}
 	if !piped {
-		t.Errorf("%s: `git status | tail -3` is not declined once, with a reason: %+v", run, rep.Declined)
+		t.Errorf("%s: `git status | wc -l` is not declined once, with a reason: %+v", run, rep.Declined)
 	}
 	unhandled := map[string]int{}
 	for _, u := range rep.Unhandled {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gotk-dev/gotk/core/cli"
 	"github.com/gotk-dev/gotk/runner/filter"
+	"github.com/gotk-dev/gotk/runner/window"
 )
 
 // app is one invocation of gotk; its fields are the outside world.
@@ -23,6 +24,8 @@ type app struct {
 	// dieOf is the signal gotk ends by, as the program it ran did (endLike);
 	// nil: it exits with the code main returns.
 	dieOf os.Signal
+	// win is the display window gotk's output feeds (`gotk --tail 30 …`).
+	win window.Window
 }
 
 // subcommands are gotk's own commands; any other first word is a program
@@ -54,6 +57,16 @@ func (a *app) main(args []string) int {
 			rest = rest[1:]
 		}
 		return a.runProgram(rest, true)
+	case first == "--head" || first == "--tail":
+		w, rest, err := window.Parse(args)
+		if err != nil {
+			return a.usage(err.Error())
+		}
+		if len(rest) > 0 && rest[0] == "--" {
+			rest = rest[1:]
+		}
+		a.win = w
+		return a.runProgram(rest, raw)
 	case first == "help":
 		return a.command(append([]string{"--help"}, args[1:]...))
 	case subcommands[first] && needsCompanion(args):

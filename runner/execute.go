@@ -124,7 +124,7 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	lv := &liveRun{}
 	tap := newStreamTap(f, base, spool)
 	opts := proc.Options{Limit: tap.limit(), Stdout: tap.writer(0), Stderr: tap.writer(1), Spool: tap.spoolWrite}
-	if after := a.liveAfter(); after > 0 {
+	if after := a.liveAfter(); after > 0 && !a.win.Set() {
 		opts.LiveAfter = after
 		opts.GoLive = func(held proc.Output) (io.Writer, io.Writer) {
 			in := base
@@ -172,6 +172,9 @@ func (a *app) runProgram(argv []string, raw bool) int {
 		in.Plain = plain.combined
 	}
 	shown, rerr := safeRender(f, in)
+	if a.win.Set() {
+		return a.finishWindowed(run, plain, shown, rerr, in.Recall(), id, keep, everyLineCounts(m.Rule.Category), res.Exit)
+	}
 	rawN := int64(len(plain.stdout) + len(plain.stderr))
 	shownN := int64(len(shown.Stdout) + len(shown.Stderr))
 	run.RawBytes = rawN

@@ -220,6 +220,9 @@ func Explain(args []string, env Env) int {
 		default:
 			fmt.Fprintf(w, "     rule:       none (%s)\n", s.Reason)
 		}
+		if s.Pipe != "" {
+			fmt.Fprintf(w, "     pipe:       %s\n", s.Pipe)
+		}
 		perm := s.Permission
 		if s.PermissionRule != "" {
 			perm += " by " + s.PermissionRule

@@ -74,6 +74,7 @@ type Segment struct {
 	Rewritten      bool   `json:"rewritten"`
 	Rule           string `json:"rule,omitempty"`
 	Reason         string `json:"reason,omitempty"` // why it was not rewritten
+	Pipe           string `json:"pipe,omitempty"`   // its pipeline stage, in plain words
 	Permission     string `json:"permission"`       // allow | ask | deny | default
 	PermissionRule string `json:"permission_rule,omitempty"`
 	ReadOnly       bool   `json:"read_only,omitempty"`
@@ -330,7 +331,7 @@ func (e *Engine) Decide(req Request) Decision {
 		d.Reason = "an allow rule matches, and the host checks its rules on the rewritten command"
 		return d
 	}
-	d.Command = shell.Insert(req.Command, at, e.Prefix+" ")
+	d.Command = insertPrefixes(req.Command, plans, e.Prefix)
 	if d.Permission == permission.Allow {
 		d.Verdict = AllowRewrite
 	} else {

@@ -20,7 +20,9 @@ type plan struct {
 	readOnly bool
 	rewrite  bool
 	offset   int    // where "gotk " goes
+	window   string // the display window gotk fits its output to ("--tail 30"), if any
 	reason   string // why not rewritten
+	pipe     string // what its pipeline stage does, in plain words
 }
 
 // claudeWrappers are the wrappers Claude Code itself strips before matching
@@ -71,13 +73,15 @@ func (e *Engine) plan(s *shell.Script, i int, req Request) plan {
 	case p.match.Rule == nil:
 		p.reason = "no rule for this command"
 	default:
-		if why := pipeRefusal(s, c, p.match); why != "" {
+		why, window := pipeRefusal(s, c, p.match)
+		if why != "" {
 			p.reason = why
-			return p
+			break
 		}
-		p.rewrite = true
+		p.rewrite, p.window = true, window
 		p.offset = w[0].Start
 	}
+	p.pipe = pipeNote(s, i, p)
 	return p
 }
 
@@ -96,52 +100,43 @@ func (e *Engine) excluded(c *shell.Command, p plan) bool {
 }
 
 // pipeRefusal applies the pipeline rule, and returns why a command may not
-// be rewritten where it stands, or "".
+// be rewritten where it stands (""), and the display window gotk must fit
+// its output to.
 //
 // The rule: gotk reshapes output, so a command whose output another program
-// reads is rewritten only when that program merely shows the top of it.
+// reads is rewritten only when that program merely shows lines of it.
 //   - `|&` anywhere: the whole pipeline stays as written (stderr joins the
 //     stream, and gotk's stderr would too);
-//   - the first stage (the producer) is rewritten when its rule allows it
-//     and every later stage is a display consumer: `head` (any options, no
-//     file), `cat` with no operand, `less` or `more`. gotk keeps output in
-//     order and puts caps and summaries at the end, so the top of the compact
-//     form is the top of the same story. `tail` is not a display consumer:
-//     the end is exactly where gotk's summaries differ;
+//   - the first stage (the producer) is rewritten when its output can be
+//     fitted to a window (window.go) and every later stage only shows
+//     lines: `head`/`tail` counting lines of standard input (at most one
+//     of them: the window gotk is told), `cat` with no operand, `less`,
+//     `more`;
 //   - the last stage is rewritten when its rule allows it (grep, rg) and it
 //     reads no pattern file;
 //   - middle stages never are, and a stage that counts, sorts or selects
 //     lines (wc, sort, uniq, awk, xargs, grep in the middle…) keeps every
 //     earlier stage as written.
-func pipeRefusal(s *shell.Script, c *shell.Command, m registry.Match) string {
+func pipeRefusal(s *shell.Script, c *shell.Command, m registry.Match) (why, window string) {
 	if c.PipeLen <= 1 {
-		return ""
+		return "", ""
 	}
 	if c.PipeAll {
-		return "the pipeline uses |&"
+		return "the pipeline uses |&", ""
 	}
-	stages := s.Pipelines[c.PipeID].Stages
 	switch c.PipeIndex {
 	case c.PipeLen - 1:
 		if m.Rule.Pipe != registry.PipeFinal {
-			return "its output is not the end of the pipeline's story (only grep and rg are rewritten as the last stage)"
+			return "its output is not the end of the pipeline's story (only grep and rg are rewritten as the last stage)", ""
 		}
 		if registry.HasFlag(argsOf(c, m), "-f", "--file") {
-			return "reads patterns from a file"
+			return "reads patterns from a file", ""
 		}
-		return ""
+		return "", ""
 	case 0:
-		if m.Rule.Pipe == registry.PipeNone {
-			return "this rule is not rewritten before a pipe"
-		}
-		for _, idx := range stages[1:] {
-			if idx < 0 || !isDisplayConsumer(&s.Commands[idx]) {
-				return "its output feeds a program that counts, sorts or selects lines"
-			}
-		}
-		return ""
+		return producerWindow(s, c, m)
 	}
-	return "middle stages of a pipeline are never rewritten"
+	return "middle stages of a pipeline are never rewritten", ""
 }
 
 func argsOf(c *shell.Command, m registry.Match) []string {
@@ -157,37 +152,6 @@ func argsOf(c *shell.Command, m registry.Match) []string {
 		return out[1:]
 	}
 	return out
-}
-
-// isDisplayConsumer: a later pipeline stage that only shows the top of its
-// input.
-func isDisplayConsumer(c *shell.Command) bool {
-	if len(c.Assigns) > 0 || len(c.Words) == 0 || c.Opaque {
-		return false
-	}
-	for _, w := range c.Words {
-		if !w.Literal {
-			return false
-		}
-	}
-	args := make([]string, 0, len(c.Words)-1)
-	for _, w := range c.Words[1:] {
-		args = append(args, w.Value)
-	}
-	switch c.Words[0].Value {
-	case "head":
-		for _, a := range args {
-			if a != "-" && !strings.HasPrefix(a, "-") && !shell.IsDigits(a) {
-				return false // a file operand: head reads that instead
-			}
-		}
-		return true
-	case "cat":
-		return len(args) == 0 || (len(args) == 1 && args[0] == "-")
-	case "less", "more":
-		return true
-	}
-	return false
 }
 
 func joinRaw(w []shell.Word) string {
@@ -241,7 +205,7 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 		if run.Verdict == permission.Deny {
 			res = run
 		}
-		t := Segment{Text: p.text, Rule: ruleID(p), Reason: p.reason, Permission: res.Verdict.String()}
+		t := Segment{Text: p.text, Rule: ruleID(p), Reason: p.reason, Pipe: p.pipe, Permission: res.Verdict.String()}
 		if res.Rule != nil {
 			t.PermissionRule = res.Rule.Raw + " (" + res.Rule.Source + ")"
 		}

@@ -252,7 +252,7 @@ func checkDecision(t *testing.T, e *Engine, host, src string, req Request) {
 	if el := time.Since(start); el > 2*time.Second {
 		t.Errorf("%s: %q took %v", host, src, el)
 	}
-	if got := strings.ReplaceAll(d.Command, mark+" ", ""); got != src {
+	if got := stripInserted(d.Command, mark); got != src {
 		t.Fatalf("%s: insertion property broken:\n in  %q\n out %q", host, src, d.Command)
 	}
 	if (d.Verdict == AllowRewrite || d.Verdict == AskRewrite) != (d.Command != src) {

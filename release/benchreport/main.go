@@ -59,9 +59,14 @@ func parse(r io.Reader, passthrough io.Writer) []result {
 }
 
 func main() {
+	fmt.Print(report(os.Stdin))
+}
+
+// report reads make bench's output and returns the report.
+func report(r io.Reader) string {
 	var rest strings.Builder
-	results := parse(os.Stdin, &rest)
-	w := os.Stdout
+	results := parse(r, &rest)
+	w := &strings.Builder{}
 	// The machine's load (make bench writes it first and last) heads the
 	// report: every figure below is to be read with it.
 	var other []string
@@ -164,6 +169,25 @@ func main() {
 		fmt.Fprintln(w)
 	}
 
+	// Session lines: the corpus as agents bound it (cmd 2>&1 | tail -N),
+	// raw against through the hook (runner/filter BenchmarkSessionLines).
+	for _, r := range results {
+		if r.name != "BenchmarkSessionLines" {
+			continue
+		}
+		meets := func(ok bool) string {
+			if ok {
+				return "met"
+			}
+			return "missed"
+		}
+		c, rcv, f := r.metrics["carried-%"], r.metrics["received-%"], r.metrics["facts-kept-%"]
+		fmt.Fprintln(w, "== session lines: agent-shaped lines from the corpus, raw against through the hook (o200k tokens)")
+		fmt.Fprintf(w, "rewritten lines carry %.1f%% of the raw tokens (target ≥ 95%%: %s)\n", c, meets(c >= 95))
+		fmt.Fprintf(w, "on them the model receives %.1f%% of raw (target ≤ 35%%: %s)\n", rcv, meets(rcv <= 35))
+		fmt.Fprintf(w, "facts of the raw windows kept: %.1f%% (target 100%%: %s)\n\n", f, meets(f >= 100))
+	}
+
 	// Everything else, as the benchmarks printed it (the savings tables
 	// first among them), then the remaining benchmark lines.
 	fmt.Fprint(w, strings.Join(other, ""))
@@ -180,4 +204,5 @@ func main() {
 		}
 		fmt.Fprintf(w, "%-60s%s\n", strings.TrimPrefix(r.pkg, "github.com/gotk-dev/gotk/")+" "+r.name, b.String())
 	}
+	return w.String()
 }

@@ -29,3 +29,15 @@ BenchmarkStream/cat-1000MB-2       	       1	         1.000 counts-exact	       
 		t.Errorf("passthrough = %q", rest.String())
 	}
 }
+
+// TestSessionLinesSection: the session lines benchmark's metrics become
+// the report's section, each against its target.
+func TestSessionLinesSection(t *testing.T) {
+	in := "pkg: github.com/gotk-dev/gotk/runner/filter\nBenchmarkSessionLines-2   \t       1\t  5060079082 ns/op\t  96.0 carried-%\t  40.5 received-%\t  100 facts-kept-%\n"
+	out := report(strings.NewReader(in))
+	for _, want := range []string{"== session lines", "carry 96.0% of the raw tokens (target ≥ 95%: met)", "receives 40.5% of raw (target ≤ 35%: missed)", "kept: 100.0% (target 100%: met)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+}

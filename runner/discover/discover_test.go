@@ -396,3 +396,18 @@ func TestManyCommands(t *testing.T) {
 		t.Errorf("(other commands) counts %d calls, want 7: %+v", other, rep.Unhandled)
 	}
 }
+
+// TestGotkCommandsInWindow: a line the hook rewrote with a window is
+// named after the command gotk ran, not after the window's flags.
+func TestGotkCommandsInWindow(t *testing.T) {
+	for line, want := range map[string]string{
+		"gotk --tail 30 go test ./... 2>&1 | tail -30":       "go test ./...",
+		"cd pkg && timeout 300 gotk --head 5 make | head -5": "make",
+		"gotk --raw git status":                              "git status",
+	} {
+		got := gotkCommands(line)
+		if len(got) != 1 || strings.Join(got[0].argv, " ") != want || !got[0].window != (want == "git status") {
+			t.Errorf("%q: %+v, want %q", line, got, want)
+		}
+	}
+}

@@ -103,11 +103,18 @@ func checkRun(t *testing.T, rep *Report, withGotk bool) {
 		missed[m.Command] += m.Count
 	}
 	for _, c := range rewritten {
+		// The piped `git status | tail -3` ran raw in both runs (the
+		// fixtures were recorded before gotk fitted its output to a
+		// window); gotk rewrites it today: one more missed git status.
+		piped := 0
+		if c == "git status" {
+			piped = 1
+		}
 		switch {
-		case withGotk && missed[c] != 0:
+		case withGotk && missed[c] != piped:
 			t.Errorf("%q went through gotk, but is counted as missed", c)
-		case !withGotk && missed[c] != 1:
-			t.Errorf("%q ran raw once; %d missed", c, missed[c])
+		case !withGotk && missed[c] != 1+piped:
+			t.Errorf("%q ran raw once, and once piped; %d missed", c, missed[c])
 		}
 	}
 	want := 0
@@ -117,8 +124,8 @@ func checkRun(t *testing.T, rep *Report, withGotk bool) {
 	if rep.Through.Count != want {
 		t.Errorf("through gotk: %d, want %d", rep.Through.Count, want)
 	}
-	if len(rep.Declined) != 1 || rep.Declined[0].Command != "git status" || rep.Declined[0].Reason == "" {
-		t.Errorf("declined = %+v, want the piped git status, with a reason", rep.Declined)
+	if len(rep.Declined) != 0 {
+		t.Errorf("declined = %+v, want none (the piped git status is rewritten with its window)", rep.Declined)
 	}
 	unhandled := map[string]int{}
 	for _, u := range rep.Unhandled {
@@ -143,14 +150,14 @@ func TestThroughGotkNotMissed(t *testing.T) {
 		rep := scanFixture(t, agent, dir, nil, false)
 		recorded := agent != "copilot" && agent != "pi"
 		switch {
-		case recorded && (rep.Through.Count != 4 || rep.MissedTotal.Count != 0):
-			t.Errorf("%s: from the transcript alone: %d through gotk, %d missed; want 4 and 0", agent, rep.Through.Count, rep.MissedTotal.Count)
-		case !recorded && (rep.Through.Count != 0 || rep.MissedTotal.Count != 4):
-			t.Errorf("%s: without gotk's run log: %d through gotk, %d missed; want 0 and 4", agent, rep.Through.Count, rep.MissedTotal.Count)
+		case recorded && (rep.Through.Count != 4 || rep.MissedTotal.Count != 1):
+			t.Errorf("%s: from the transcript alone: %d through gotk, %d missed; want 4 and 1 (the piped git status)", agent, rep.Through.Count, rep.MissedTotal.Count)
+		case !recorded && (rep.Through.Count != 0 || rep.MissedTotal.Count != 5):
+			t.Errorf("%s: without gotk's run log: %d through gotk, %d missed; want 0 and 5", agent, rep.Through.Count, rep.MissedTotal.Count)
 		}
 		rep = scanFixture(t, agent, dir, fixtureRuns(t, dir), false)
-		if rep.Through.Count != 4 || rep.MissedTotal.Count != 0 || rep.Through.AdoptionPct != 100 {
-			t.Errorf("%s: with gotk's run log: %d through gotk (%.1f%%), %d missed; want 4 (100%%) and 0", agent, rep.Through.Count, rep.Through.AdoptionPct, rep.MissedTotal.Count)
+		if rep.Through.Count != 4 || rep.MissedTotal.Count != 1 || rep.Through.AdoptionPct != 80 {
+			t.Errorf("%s: with gotk's run log: %d through gotk (%.1f%%), %d missed; want 4 (80%%) and 1 (the piped git status ran raw)", agent, rep.Through.Count, rep.Through.AdoptionPct, rep.MissedTotal.Count)
 		}
 	}
 }
@@ -179,7 +186,11 @@ func TestEstimates(t *testing.T) {
 	// time, so they vouch for none of these calls.
 	m = byCmd(scanFixture(t, "claude", dir, fixtureRuns(t, filepath.Join("testdata", "claude", "gotk")), false))
 	for cmd, want := range map[string]string{"git diff": ByFilter, "git status": ByYourRuns, "git log": ByYourRuns} {
-		if r := m[cmd]; r.Estimate != want || r.Count != 1 {
+		calls := 1
+		if cmd == "git status" {
+			calls = 2 // and piped into tail -3
+		}
+		if r := m[cmd]; r.Estimate != want || r.Count != calls {
 			t.Errorf("with the user's runs, %s: estimate %q (%d calls); want %q", cmd, r.Estimate, r.Count, want)
 		}
 	}

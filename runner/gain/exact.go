@@ -7,6 +7,7 @@ import (
 
 	"github.com/gotk-dev/gotk/runner/store"
 	"github.com/gotk-dev/gotk/runner/tokens"
+	"github.com/gotk-dev/gotk/runner/window"
 )
 
 // Exact is the o200k recount of the kept samples (raw output and what was
@@ -35,7 +36,13 @@ func Recount(samples []store.Entry, limit int64) (*Exact, error) {
 		if s.KeptSize < s.RawSize && s.KeptSize < limit {
 			continue // the kept part is shorter than what the agent saw: not a fair sample
 		}
-		raw, err := count(s.Raw)
+		sample := s.Raw
+		if w, ok := window.OfCommand(s.Command); ok {
+			// a run inside the agent's own head or tail: the agent would
+			// have received that window of the raw output, no more
+			sample = w.Apply(sample)
+		}
+		raw, err := count(sample)
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,186 @@
+package filter
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gotk-dev/gotk/core/decision"
+	"github.com/gotk-dev/gotk/core/permission"
+	"github.com/gotk-dev/gotk/core/registry"
+	"github.com/gotk-dev/gotk/core/shell"
+	"github.com/gotk-dev/gotk/runner/window"
+	"github.com/tiktoken-go/tokenizer"
+)
+
+// sessionShapes are the ways agents bound a command's output.
+var sessionShapes = []string{" 2>&1 | tail -30", " 2>&1 | tail -15", " 2>&1 | head -50", " 2>&1 | tail -5"}
+
+// sessionLine is one agent-shaped line over a corpus case: what the raw
+// window shows, and what the agent gets through the hook.
+type sessionLine struct {
+	c         corpusCase
+	line      string
+	rewritten bool
+	w         window.Window
+	rawWin    []byte // the raw output through the agent's window
+	got       []byte // what the agent receives through the hook and its window
+	facts     int    // must lines the raw window holds
+	kept      int    // of them, in what the agent receives
+}
+
+// sessionLines builds every corpus case in every shape, asks the decision
+// (Claude, default mode) whether it is rewritten, and shapes it as gotk
+// would: the compact output fitted to the window, else the raw window.
+func sessionLines(t testing.TB) []sessionLine {
+	home := t.TempDir()
+	os.MkdirAll(filepath.Join(home, "managed"), 0o755)
+	e := &decision.Engine{Host: permission.Claude, Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: home, ManagedDir: filepath.Join(home, "managed")}}
+	var out []sessionLine
+	for _, c := range loadCorpus(t) {
+		words := make([]string, len(c.argv))
+		for i, a := range c.argv {
+			words[i] = shell.Quote(a)
+		}
+		raw := c.plain()
+		_, shown, rerr := render(c)
+		for _, shape := range sessionShapes {
+			line := strings.Join(words, " ") + shape
+			d := e.Decide(decision.Request{Command: line})
+			w, _ := window.OfCommand(line)
+			s := sessionLine{c: c, line: line, w: w, rawWin: w.Apply(raw)}
+			s.got = s.rawWin
+			if d.Verdict == decision.AllowRewrite || d.Verdict == decision.AskRewrite {
+				if !strings.Contains(d.Command, "gotk "+w.Flag()+" ") {
+					t.Fatalf("%q rewritten without its window: %q", line, d.Command)
+				}
+				s.rewritten = true
+				if rerr == nil {
+					if fit, ok := window.Fit(shown, s.rawWin, w, testRecall, every(c)); ok {
+						s.got = fit
+					}
+				}
+			}
+			have := normalizedText(s.rawWin)
+			for _, m := range c.must {
+				if strings.Contains(have, normalize(m)) {
+					s.facts++
+				}
+			}
+			s.kept = s.facts - len(missingFrom(c.must, have, s.got))
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func normalizedText(b []byte) string {
+	var text strings.Builder
+	for _, l := range lines(b) {
+		text.WriteString(normalize(l))
+		text.WriteByte('\n')
+	}
+	return text.String()
+}
+
+// missingFrom: the must lines the raw window holds that got lacks.
+func missingFrom(must []string, rawWin string, got []byte) []string {
+	have := normalizedText(got)
+	var out []string
+	for _, m := range must {
+		if n := normalize(m); strings.Contains(rawWin, n) && !strings.Contains(have, n) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// TestSessionLines: every corpus case in every agent shape. What the agent
+// receives through the hook never has more lines than its window, nor
+// more bytes than the raw window, and holds every must line the raw
+// window held.
+func TestSessionLines(t *testing.T) {
+	rewritten := 0
+	for _, s := range sessionLines(t) {
+		if window.Lines(s.got) > s.w.N {
+			t.Errorf("%s: %d lines in a window of %d", s.line, window.Lines(s.got), s.w.N)
+		}
+		if len(s.got) > len(s.rawWin) {
+			t.Errorf("%s: %d bytes, the raw window %d", s.line, len(s.got), len(s.rawWin))
+		}
+		if m := missingFrom(s.c.must, normalizedText(s.rawWin), s.got); len(m) > 0 {
+			t.Errorf("%s: lost what the raw window showed: %q\n--- got\n%s", s.line, m, s.got)
+		}
+		if s.rewritten {
+			rewritten++
+		}
+	}
+	if rewritten == 0 {
+		t.Fatal("no session line was rewritten")
+	}
+}
+
+var (
+	sessionOnce                 sync.Once
+	sessionCarried, sessionRecv float64 // percent
+	sessionFacts                float64 // percent of the raw windows' facts kept
+)
+
+// BenchmarkSessionLines prints the "session lines" section of make bench:
+// the corpus in agent shapes (cmd 2>&1 | tail -N, | head -N), raw against
+// through the hook, in o200k tokens: the share of the raw tokens on lines
+// the hook rewrites (target ≥ 95%), the share the model receives on those
+// lines (target ≤ 35%), and the facts (must lines) of the raw windows
+// kept.
+func BenchmarkSessionLines(b *testing.B) {
+	lines := sessionLines(b)
+	sessionOnce.Do(func() {
+		enc, err := tokenizer.Get(tokenizer.O200kBase)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var n, nRew, raw, rawRew, got, gotRew, facts, kept int
+		for _, s := range lines {
+			r, g := countTokens(b, enc, s.rawWin), countTokens(b, enc, s.got)
+			n, raw, got, facts, kept = n+1, raw+r, got+g, facts+s.facts, kept+s.kept
+			if s.rewritten {
+				nRew, rawRew, gotRew = nRew+1, rawRew+r, gotRew+g
+			}
+		}
+		pct := func(a, b int) float64 {
+			if b == 0 {
+				return 0
+			}
+			return 100 * float64(a) / float64(b)
+		}
+		sessionCarried, sessionRecv, sessionFacts = pct(rawRew, raw), pct(gotRew, rawRew), pct(kept, facts)
+		fmt.Printf("session lines in detail: the corpus as agents bound it (%s), o200k tokens through the agent's window\n", strings.Join(sessionShapes, ", "))
+		fmt.Printf("%-22s %6s %10s %10s %9s\n", "", "lines", "raw tok", "recv tok", "received")
+		fmt.Printf("%-22s %6d %10d %10d %8.1f%%\n", "all", n, raw, got, pct(got, raw))
+		fmt.Printf("%-22s %6d %10d %10d %8.1f%%\n", "rewritten", nRew, rawRew, gotRew, pct(gotRew, rawRew))
+		fmt.Printf("rewritten lines carry %.1f%% of the raw tokens; facts of the raw windows kept: %d of %d\n\n", pct(rawRew, raw), kept, facts)
+	})
+	for b.Loop() {
+		for _, s := range lines {
+			if s.rewritten {
+				window.Fit(s.got, s.rawWin, s.w, testRecall, every(s.c))
+			}
+		}
+	}
+	// after the loop: its first turn resets the timer and the metrics
+	b.ReportMetric(sessionCarried, "carried-%")
+	b.ReportMetric(sessionRecv, "received-%")
+	b.ReportMetric(sessionFacts, "facts-kept-%")
+}
+
+// every: as the runner decides it, per category.
+func every(c corpusCase) bool {
+	switch c.match.Rule.Category {
+	case registry.Tests, registry.Build, registry.Lint:
+		return false
+	}
+	return true
+}

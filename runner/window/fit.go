@@ -1,0 +1,326 @@
+package window
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Fit shapes gotk's compact output to the window: at most w.N lines, the
+// lines that carry failures and errors (a locator, a failing test, an
+// error word) first in priority — the last ones for a tail window, the
+// first for a head window, as the raw window would have favoured —, then
+// the summary (the compact output's last lines), and one line saying how
+// many lines were left out and how to see them (recall). ok is false when
+// the shaped output would not hold every fact of rawWin (the window of the
+// raw output) or would be larger than it: the caller then prints rawWin.
+//
+// every: each line of the raw window is a fact (a listing's rows), not
+// only the lines that carry a failure or an error.
+//
+// rawFacts are the outputs whose facts must hold (the raw window, and the
+// window of each stream when both feed it: their interleaving as captured
+// is only approximate); nil means rawWin.
+func Fit(compact, rawWin []byte, w Window, recall string, every bool, rawFacts ...[]byte) (out []byte, ok bool) {
+	if !w.Set() {
+		return compact, len(compact) <= len(rawWin)
+	}
+	// The filter's whole output, uncapped (a cap always names recall),
+	// is faithful to the whole raw output, so to any window of it: only
+	// the lines that carry failures are checked. Once lines are left out
+	// (by the filter's cap or to fit), every fact of the raw window is.
+	mark := recall
+	if i := strings.Index(mark, " ("); i > 0 {
+		mark = mark[:i]
+	}
+	whole := Lines(compact) <= w.N && (mark == "" || !strings.Contains(string(compact), mark))
+	out = compact
+	if Lines(compact) > w.N {
+		out = choose(compact, w, recall)
+	}
+	if len(out) > len(rawWin) || Lines(out) > w.N {
+		return nil, false
+	}
+	for _, f := range append([][]byte{rawWin}, rawFacts...) {
+		if !Holds(out, f) || !represented(out, f, every && !whole) {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// choose keeps w.N lines of compact (one of them the cap line).
+func choose(compact []byte, w Window, recall string) []byte {
+	lines := strings.SplitAfter(string(compact), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	budget := w.N - 1 // the cap line
+	if budget <= 0 {
+		return nil
+	}
+	keep := make([]bool, len(lines))
+	kept := 0
+	take := func(i int) {
+		if !keep[i] && kept < budget {
+			keep[i] = true
+			kept++
+		}
+	}
+	summary := min(3, budget)
+	for i := len(lines) - summary; i < len(lines); i++ {
+		take(i)
+	}
+	order := make([]int, len(lines))
+	for i := range order {
+		order[i] = i
+		if w.Tail {
+			order[i] = len(lines) - 1 - i
+		}
+	}
+	for _, i := range order {
+		if important(lines[i]) {
+			take(i)
+		}
+	}
+	// Room left: the lines right after a kept failure (its details), then
+	// any, in the window's order.
+	for _, i := range order {
+		if i > 0 && keep[i-1] && important(lines[i-1]) {
+			take(i)
+		}
+	}
+	for _, i := range order {
+		take(i)
+	}
+	var b strings.Builder
+	cut := len(lines) - kept
+	capped := false
+	first := len(lines) - summary
+	for i, l := range lines {
+		if i == first && !capped {
+			fmt.Fprintf(&b, "… %d more lines to fit %s (%s)\n", cut, w.Pipe(), recall)
+			capped = true
+		}
+		if keep[i] {
+			b.WriteString(l)
+			if !strings.HasSuffix(l, "\n") {
+				b.WriteByte('\n')
+			}
+		}
+	}
+	return []byte(b.String())
+}
+
+var (
+	locatorRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`([\w.@+-]*[\w-]\.[A-Za-z]\w{0,5})(?::(\d+)|\((\d+),\d+\)|", line (\d+))`)
+	})
+	failRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:--- FAIL: |^FAIL\s+|FAILED\s+|✗\s+|×\s+|✕\s+)(\S+)`)
+	})
+	countRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(\d+) (passed|failed|failures?|errors?|warnings?|skipped|problems?)\b`)
+	})
+	wordRe = sync.OnceValue(func() *regexp.Regexp {
+		// failure words, and the lines test runners mark as the failing
+		// assertion (pytest's E and >, a code frame's > 21 |,
+		// expected/received, got/want)
+		return regexp.MustCompile(`(?i)\b(errors?|fail|failed|failures?|failing|panic|panicked|fatal|exceptions?|warnings?|warn|traceback)\b|\w(Error|Exception):|✗|✕|×|^\s*E\s{2,}|^>\s{2,}|^\s*>\s*\d+\s*\||^\s*[-+]?\s*(expected|received|got|want)\b`)
+	})
+)
+
+// important: a line that carries a failure or an error.
+func important(l string) bool {
+	l = zeroRe().ReplaceAllString(ansiRe().ReplaceAllString(l, ""), "")
+	return wordRe().MatchString(l) || locatorRe().MatchString(l)
+}
+
+// zeroRe matches a count of nothing ("Failures: 0", "0 errors"): no
+// failure to keep.
+var zeroRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(failures?|errors?|failed|warnings?|skipped)\s*:?\s*0\b|\b0 (failures?|errors?|failed|warnings?)\b`)
+})
+
+// fact is one thing a window tells the reader, found in whatever format
+// either output uses.
+type fact struct {
+	kind        string // locator, failing, count
+	name, value string
+}
+
+// Facts lists what a text tells about failures: each locator (file and
+// line), each failing test, each count of passed, failed, errors,
+// warnings.
+func Facts(b []byte) []fact {
+	var out []fact
+	seen := map[fact]bool{}
+	add := func(f fact) {
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		for _, m := range locatorRe().FindAllStringSubmatch(l, -1) {
+			add(fact{"locator", path.Base(m[1]), m[2] + m[3] + m[4]})
+		}
+		for _, m := range failRe().FindAllStringSubmatch(l, -1) {
+			add(fact{"failing", strings.TrimRight(m[1], ":,"), ""})
+		}
+		for _, m := range countRe().FindAllStringSubmatch(l, -1) {
+			add(fact{"count", strings.ToLower(strings.TrimRight(m[2], "s")), m[1]})
+		}
+	}
+	return out
+}
+
+// Holds reports whether shaped tells every fact raw tells, whatever the
+// format: a locator's file and line number (src/a.ts(8,3) and a line
+// `(8,3)` under `src/a.ts:` agree), a failing test's name, a count next
+// to its word.
+func Holds(shaped, raw []byte) bool {
+	s := string(shaped)
+	lower := strings.ToLower(s)
+	for _, f := range Facts(raw) {
+		switch f.kind {
+		case "locator":
+			if !strings.Contains(s, f.name) || !mentionsLine(s, f.value) {
+				return false
+			}
+		case "failing":
+			if !strings.Contains(s, f.name) {
+				return false
+			}
+		case "count":
+			if !countNear(lower, f.name, f.value) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// mentionsLine: line number n appears as a locator does, in any of the
+// forms a file's line is written (`f.go:12`, `(12,3)`, `line 12`, and
+// `  12:5:` under a file's heading).
+func mentionsLine(s, n string) bool {
+	for _, form := range []string{":" + n, "(" + n + ",", "line " + n, " " + n + ":"} {
+		if strings.Contains(s, form) {
+			return true
+		}
+	}
+	return false
+}
+
+// countNear: n appears within a few words of word (either side).
+func countNear(s, word, n string) bool {
+	for i := 0; ; {
+		k := strings.Index(s[i:], word)
+		if k < 0 {
+			return false
+		}
+		k += i
+		lo, hi := max(0, k-24), min(len(s), k+len(word)+24)
+		if containsNumber(s[lo:hi], n) {
+			return true
+		}
+		i = k + len(word)
+	}
+}
+
+func containsNumber(s, n string) bool {
+	for i := 0; ; {
+		k := strings.Index(s[i:], n)
+		if k < 0 {
+			return false
+		}
+		k += i
+		before := k == 0 || s[k-1] < '0' || s[k-1] > '9'
+		end := k + len(n)
+		after := end == len(s) || s[end] < '0' || s[end] > '9'
+		if before && after {
+			return true
+		}
+		i = k + 1
+	}
+}
+
+// represented: every line of raw that carries a failure or an error
+// (every line, with every) is in shaped, in the words a compact form keeps:
+// one line of shaped holds every word of it that has a digit (its
+// locator, its counts) and at least 60% of its words, a path's directory
+// and rules of punctuation aside (a file moved to a heading, a long line
+// cut with …, columns realigned).
+func represented(shaped, raw []byte, every bool) bool {
+	var kept []map[string]bool
+	for _, l := range strings.Split(string(shaped), "\n") {
+		if t := words(l); len(t) > 0 {
+			set := map[string]bool{}
+			for _, w := range t {
+				set[strings.TrimSuffix(w, "…")] = true
+			}
+			kept = append(kept, set)
+		}
+	}
+	for _, l := range strings.Split(string(raw), "\n") {
+		t := words(l)
+		if len(t) == 0 || (!every && !important(l)) {
+			continue
+		}
+		found := false
+		for _, set := range kept {
+			if holdsWords(set, t) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func holdsWords(set map[string]bool, t []string) bool {
+	n := 0
+	for _, w := range t {
+		switch {
+		case set[w]:
+			n++
+		case strings.ContainsAny(w, "0123456789"):
+			return false
+		}
+	}
+	return 10*n >= 6*len(t)
+}
+
+// words splits a line into the words that carry meaning: colour codes and
+// words of punctuation only dropped, a path reduced to its last element.
+func words(l string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(ansiRe().ReplaceAllString(l, ""), func(r rune) bool {
+		return r == ' ' || r == '\t' || r == ',' || r == '"' || r == '\'' || r == '(' || r == ')' || r == '[' || r == ']'
+	}) {
+		if strings.Trim(w, "=-_*#~.:;|/\\<>+`⎯─━…") == "" {
+			continue
+		}
+		if i := strings.LastIndexByte(w, '/'); i >= 0 && i < len(w)-1 {
+			w = w[i+1:]
+		}
+		out = append(out, strings.TrimRight(w, ":;."))
+	}
+	return out
+}
+
+// fold trims a line and folds its runs of blanks (alignment is not
+// meaning).
+func fold(s string) string {
+	return strings.Join(strings.Fields(ansiRe().ReplaceAllString(s, "")), " ")
+}
+
+// ansiRe matches terminal colour and cursor sequences: colour is not
+// meaning, and compact forms drop it.
+var ansiRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`) })

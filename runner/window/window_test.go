@@ -1,0 +1,114 @@
+package window
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestApplyIsHeadAndTail: Apply shows what head -n N and tail -n N show,
+// over generated texts (with and without a last newline, empty lines).
+func TestApplyIsHeadAndTail(t *testing.T) {
+	if _, err := exec.LookPath("tail"); err != nil {
+		t.Skip("no tail")
+	}
+	r := rand.New(rand.NewPCG(4, 2))
+	for i := 0; i < 150; i++ {
+		var b strings.Builder
+		for k := r.IntN(12); k > 0; k-- {
+			if r.IntN(4) > 0 {
+				fmt.Fprintf(&b, "line %d", r.IntN(100))
+			}
+			b.WriteByte('\n')
+		}
+		if r.IntN(2) == 0 {
+			b.WriteString("last")
+		}
+		in := []byte(b.String())
+		n := 1 + r.IntN(8)
+		for _, tail := range []bool{false, true} {
+			prog := "head"
+			if tail {
+				prog = "tail"
+			}
+			cmd := exec.Command(prog, "-n", fmt.Sprint(n))
+			cmd.Stdin = bytes.NewReader(in)
+			want, err := cmd.Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := (Window{Tail: tail, N: n}).Apply(in); !bytes.Equal(got, want) {
+				t.Fatalf("%s -n %d of %q: got %q, want %q", prog, n, in, got, want)
+			}
+		}
+	}
+}
+
+// TestFitBounds: whatever the compact output, a fitted one never has more
+// lines than the window nor more bytes than the raw window, and holds its
+// facts; else Fit says no.
+func TestFitBounds(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	pick := []string{"ok  pkg/a 0.1s", "--- FAIL: TestX (0.00s)", "    x_test.go:12: want 1 got 2", "noise", "=== RUN TestY", "3 passed, 1 failed", "src/a.ts(4,2): error TS1: bad", ""}
+	for i := 0; i < 2000; i++ {
+		var raw, compact strings.Builder
+		for k := r.IntN(60); k > 0; k-- {
+			raw.WriteString(pick[r.IntN(len(pick))] + "\n")
+		}
+		for k := r.IntN(40); k > 0; k-- {
+			compact.WriteString(pick[r.IntN(len(pick))] + "\n")
+		}
+		w := Window{Tail: r.IntN(2) == 0, N: 1 + r.IntN(30)}
+		rawWin := w.Apply([]byte(raw.String()))
+		out, ok := Fit([]byte(compact.String()), rawWin, w, "gotk recall abc123", r.IntN(2) == 0)
+		if !ok {
+			continue
+		}
+		if Lines(out) > w.N || len(out) > len(rawWin) || !Holds(out, rawWin) {
+			t.Fatalf("window %+v: %d lines, %d bytes (raw window %d):\n%s", w, Lines(out), len(out), len(rawWin), out)
+		}
+	}
+}
+
+// TestFitKeepsFailuresFirst: a tail window too small for everything keeps
+// the failures and the summary, and says how to see the rest.
+func TestFitKeepsFailuresFirst(t *testing.T) {
+	var compact strings.Builder
+	compact.WriteString("    a_test.go:3: want 1 got 2\n--- FAIL: TestA (0.00s)\n")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&compact, "detail %d\n", i)
+	}
+	compact.WriteString("FAIL\texample.com/p\t0.1s\ngo test: 3 passed, 1 failed\n")
+	raw := []byte(strings.Repeat("=== RUN   TestLongName/with_a_case_that_is_long\n--- PASS: TestLongName/with_a_case_that_is_long (0.00s)\n", 40) + "FAIL\texample.com/p\t0.1s\n")
+	w := Window{Tail: true, N: 8}
+	out, ok := Fit([]byte(compact.String()), w.Apply(raw), w, "gotk recall abc123", false)
+	if !ok {
+		t.Fatal("not fitted")
+	}
+	for _, want := range []string{"a_test.go:3: want 1 got 2", "--- FAIL: TestA", "go test: 3 passed, 1 failed", "gotk recall abc123"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("lost %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestParseAndOfCommand(t *testing.T) {
+	w, rest, err := Parse([]string{"--tail", "30", "go", "test"})
+	if err != nil || w != (Window{Tail: true, N: 30}) || len(rest) != 2 {
+		t.Fatalf("%v %v %v", w, rest, err)
+	}
+	for _, bad := range [][]string{{"--tail"}, {"--tail", "0"}, {"--head", "x"}, {"--head", "+3"}, {"--head", "-3"}} {
+		if _, _, err := Parse(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+	if got, ok := OfCommand("go test ./... | " + w.Pipe()); !ok || got != w {
+		t.Errorf("OfCommand: %v %v", got, ok)
+	}
+	if _, ok := OfCommand("git log --grep 'a | b'"); ok {
+		t.Error("a quoted pipe read as a window")
+	}
+}

@@ -1,0 +1,65 @@
+package runner
+
+import (
+	"github.com/gotk-dev/gotk/core/registry"
+	"github.com/gotk-dev/gotk/runner/filter"
+	"github.com/gotk-dev/gotk/runner/store"
+	"github.com/gotk-dev/gotk/runner/window"
+)
+
+// finishWindowed prints and records a run whose output feeds a display
+// window (`gotk --tail 30 go test ./... 2>&1 | tail -30`).
+//
+// The window sees stdout, and stderr too when both are one file (2>&1).
+// gotk prints its compact output fitted to the window (window.Fit: at
+// most its lines, failures first, then the summary) when that holds every
+// fact the raw window would have shown and is smaller; else exactly the
+// raw window. Either way the agent's own head or tail then passes it
+// unchanged. The run is recorded against the raw window — what the agent
+// would have received without gotk —, never against the whole output the
+// window would have cut (gotk gain does not credit gotk with the agent's
+// own tail); its command names the window.
+func (a *app) finishWindowed(run store.Run, plain plainText, shown filter.Output, rerr error, recall, id string, keep, every bool, exit int) int {
+	rawStream, rawSide := plain.stdout, plain.stderr
+	compact, side := shown.Stdout, shown.Stderr
+	if a.sameFile() {
+		rawStream, rawSide = plain.combined, nil
+		compact, side = append(append([]byte{}, shown.Stdout...), shown.Stderr...), nil
+	}
+	rawWin := a.win.Apply(rawStream)
+	out, ok := []byte(nil), false
+	if rerr == nil {
+		out, ok = window.Fit(compact, rawWin, a.win, recall, every, a.win.Apply(plain.stdout), a.win.Apply(plain.stderr))
+	}
+	if ok && len(out)+len(side) >= len(rawWin)+len(rawSide) {
+		ok = false
+	}
+	run.Mode = modeFiltered
+	if !ok {
+		run.Mode, out, side = modeFallback, rawWin, rawSide
+	}
+	run.Command += " | " + a.win.Pipe()
+	run.RawBytes = int64(len(rawWin) + len(rawSide))
+	run.Shown = int64(len(out) + len(side))
+	a.stdout.Write(out)
+	if len(side) > 0 {
+		a.stderr.Write(side)
+	}
+	var kept *store.Kept
+	if keep && ok {
+		kept = &store.Kept{ID: id, Raw: plain.combined, Shown: append(append([]byte{}, out...), side...)}
+	}
+	a.record(run, kept)
+	return exit
+}
+
+// everyLineCounts: in the output of this rule every line is a fact (a
+// listing's rows, a log's commits), not only failures and errors: tests,
+// builds and linters are the rules whose windows gotk fits tighter.
+func everyLineCounts(c registry.Category) bool {
+	switch c {
+	case registry.Tests, registry.Build, registry.Lint:
+		return false
+	}
+	return true
+}
