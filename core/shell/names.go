@@ -75,14 +75,15 @@ func (w *walker) arithm(x syntax.ArithmExpr) {
 	if x == nil {
 		return
 	}
+	found := false
 	syntax.Walk(x, func(n syntax.Node) bool {
-		if wd, ok := n.(*syntax.Word); ok {
+		if wd, ok := n.(*syntax.Word); ok && !found {
 			if v, ok := literal(wd); !ok || !isNumber(v) {
+				found = true
 				w.redefines(arithmeticReason)
 			}
-			return false
 		}
-		return true
+		return !found
 	})
 }
 
