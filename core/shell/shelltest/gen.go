@@ -42,7 +42,18 @@ const Payload = "a[$(touch pwned)]"
 
 // Gen returns one random bash command line of at most about depth levels.
 func Gen(r *rand.Rand, depth int) string {
-	g := gen{r: r}
+	return GenFrom(r, depth, Vocab{Programs: programs, Words: words})
+}
+
+// Vocab is what a generated line's commands are made of: program words
+// and argument words.
+type Vocab struct{ Programs, Words []string }
+
+// GenFrom is Gen with commands drawn from v: an oracle that runs lines
+// draws from read-only commands, so that more lines are allowed and the
+// constructs around them are what is tested.
+func GenFrom(r *rand.Rand, depth int, v Vocab) string {
+	g := gen{r: r, programs: v.Programs, words: v.Words}
 	f := &syntax.File{}
 	n := 1 + r.IntN(3)
 	for i := 0; i < n; i++ {
@@ -58,15 +69,18 @@ func Gen(r *rand.Rand, depth int) string {
 	// On lines of their own: the printer has no place for a comment or a
 	// heredoc's body in a tree without positions.
 	if r.IntN(6) == 0 {
-		out += "\n# a comment; " + g.pick(programs)
+		out += "\n# a comment; " + g.pick(g.programs)
 	}
 	if r.IntN(8) == 0 {
-		out = g.pick(programs) + " <<EOF\n$x\nEOF\n" + out
+		out = g.pick(g.programs) + " <<EOF\n$x\nEOF\n" + out
 	}
 	return out
 }
 
-type gen struct{ r *rand.Rand }
+type gen struct {
+	r               *rand.Rand
+	programs, words []string
+}
 
 func (g gen) pick(list []string) string { return list[g.r.IntN(len(list))] }
 
@@ -123,7 +137,7 @@ func (g gen) call() *syntax.CallExpr {
 		// before a command, bash takes no array
 		c.Assigns = append(c.Assigns, &syntax.Assign{Name: lit(g.pick(names)), Value: g.word(g.pick(values))})
 	}
-	c.Args = append(c.Args, g.word(g.pick(programs)))
+	c.Args = append(c.Args, g.word(g.pick(g.programs)))
 	for n := g.r.IntN(4); n > 0; n-- {
 		c.Args = append(c.Args, g.arg())
 	}
@@ -150,7 +164,7 @@ func (g gen) arg() *syntax.Word {
 	case 6:
 		return part(&syntax.DblQuoted{Parts: []syntax.WordPart{lit("v="), g.paramExp()}})
 	}
-	return g.word(g.pick(words))
+	return g.word(g.pick(g.words))
 }
 
 // paramExp is a ${…} of one of bash's forms: a subscript, a slice, an
@@ -224,7 +238,7 @@ func (g gen) test(depth int) syntax.TestExpr {
 	case k == 3:
 		return &syntax.UnaryTest{Op: syntax.TsVarSet, X: w(g.pick([]string{"x", "a[x]"}))}
 	}
-	return &syntax.UnaryTest{Op: syntax.TsExists, X: w(g.pick(words))}
+	return &syntax.UnaryTest{Op: syntax.TsExists, X: w(g.pick(g.words))}
 }
 
 // decl is export/declare/local/readonly/typeset with a flag, and NAME=…
@@ -359,3 +373,6 @@ var NodeKinds = []string{
 // NotBash are the node types the parser never makes for bash: BraceExp
 // (only syntax.SplitBraces makes it), FlagsArithm (zsh), TestDecl (bats).
 var NotBash = []string{"BraceExp", "FlagsArithm", "TestDecl"}
+
+// Programs returns the program words Gen draws from.
+func Programs() []string { return append([]string(nil), programs...) }
