@@ -141,6 +141,15 @@ var permCases = []permCase{
 			{"git() { echo dry; }; git status", "a function definition Claude cannot check (-p cannot ask)", Refused},
 		},
 	},
+	// A payload bash runs where it evaluates a variable as arithmetic:
+	// gotk must leave the line to Claude's own check.
+	{
+		agent: "claude", name: "arithmetic-payload",
+		calls: []permCall{
+			{"x='a[$(touch pwned)]'; (( x )); git status", "(( x )) runs the $(…) in x's value (-p cannot ask)", Refused},
+			{`declare "PATH=/tmp/evil"; git status`, "a quoted declaration of PATH (-p cannot ask)", Refused},
+		},
+	},
 	{
 		agent: "gemini", name: "tools-allowed-exclude-default-mode",
 		setup: func(e *Env) {
