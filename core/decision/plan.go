@@ -272,8 +272,6 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 			// commands it runs without asking is not something gotk has
 			// measured.
 			unsureBecause("gotk cannot tell whether the host runs the " + c.Kind.String() + " `" + p.text + "` without asking")
-		case req.ReadOnlyAutoAllow && p.readOnly && c.Negated:
-			unsureBecause("gotk cannot tell whether the host counts the negated `" + p.text + "` as read-only")
 		case req.ReadOnlyAutoAllow && p.readOnly && readOnlyForm(c, p):
 			switch w := locateAll(p.argv, cwds, dirs); {
 			case w == inside:

@@ -166,11 +166,12 @@ var rules = [...]Rule{
 	{ID: "head", Program: "head", Category: Files, Handler: "read", Accept: hasOperand, ReadOnly: yes},
 	{ID: "tail", Program: "tail", Category: Files, Handler: "read", Accept: func(a []string) bool { return all(hasOperand, noFlag("-f", "-F", "--follow", "--retry", "--pid"))(a) }, ReadOnly: yes},
 	{ID: "tree", Program: "tree", Category: Files, Pipe: PipeProducer, Handler: "tree", Accept: func(a []string) bool { return noFlag("-o", "-J", "-X", "-H")(a) }, ReadOnly: func(a []string) bool { return noFlag("-o", "-R")(a) }},
-	// --files0-from reads the names of the files to read from a file: what
-	// they are is not on the command line, so not inside the project.
-	{ID: "wc", Program: "wc", Category: Files, Handler: "wc", Accept: hasOperand, ReadOnly: noFlag("--files0-from")},
+	// wc and du --files0-from=F read names from F, yet Claude Code runs
+	// them without asking (measured in 2.1.328, e2e readonly-writing-flags):
+	// read-only as Claude counts it.
+	{ID: "wc", Program: "wc", Category: Files, Handler: "wc", Accept: hasOperand, ReadOnly: yes},
 	{ID: "diff", Program: "diff", Category: Files, Pipe: PipeProducer, Handler: "diff", ReadOnly: yes},
-	{ID: "du", Program: "du", Category: Files, Handler: "du", Accept: func(a []string) bool { return noFlag("-0", "--null", "--files0-from")(a) }, ReadOnly: noFlag("--files0-from")},
+	{ID: "du", Program: "du", Category: Files, Handler: "du", Accept: func(a []string) bool { return noFlag("-0", "--null", "--files0-from")(a) }, ReadOnly: yes},
 	{ID: "df", Program: "df", Category: Files, Handler: "df", ReadOnly: yes},
 	{ID: "stat", Program: "stat", Category: Files, Handler: "stat", Accept: func(a []string) bool { return all(hasOperand, noFlag("-c", "--format", "--printf"))(a) }, ReadOnly: yes},
 	{ID: "ast-grep", Program: "ast-grep", Sub: []string{"run", "scan"}, Category: Files, Handler: "ast-grep", Accept: func(a []string) bool {

@@ -74,9 +74,8 @@ type Command struct {
 	Opaque bool
 	// Substituted is true for a command inside $(…), `…`, <(…) or >(…).
 	Substituted bool
-	// InSubshell is true inside ( … ); Timed behind the `time` keyword;
-	// Negated inside a statement negated with `!`.
-	InSubshell, Timed, Negated bool
+	// InSubshell is true inside ( … ); Timed behind the `time` keyword.
+	InSubshell, Timed bool
 }
 
 // Pipeline describes one pipeline by its stages (indexes into Script.Commands,
@@ -152,8 +151,8 @@ func hasControl(src string) bool {
 }
 
 type ctx struct {
-	opaque, subst, subshell, timed, negated bool
-	depth                                   int
+	opaque, subst, subshell, timed bool
+	depth                          int
 }
 
 type walker struct {
@@ -195,9 +194,6 @@ func (w *walker) stmt(st *syntax.Stmt, c ctx) {
 	}
 	if st.Coprocess || st.Disown {
 		c.opaque = true
-	}
-	if st.Negated {
-		c.negated = true
 	}
 	switch x := st.Cmd.(type) {
 	case *syntax.CallExpr:
@@ -345,7 +341,7 @@ func (w *walker) command(start, end int, c ctx) Command {
 	return Command{
 		Start: start, End: end, PipeID: -1, PipeLen: 1,
 		Opaque: c.opaque || c.subst, Substituted: c.subst,
-		InSubshell: c.subshell, Timed: c.timed, Negated: c.negated,
+		InSubshell: c.subshell, Timed: c.timed,
 	}
 }
 
