@@ -112,13 +112,14 @@ const (
 )
 
 // ErrTooComplex is returned for a line longer than MaxLen, nested deeper
-// than MaxDepth, or holding a control character.
+// than MaxDepth (or with parentheses nested deeper than twice that), or
+// holding a control character.
 var ErrTooComplex = errors.New("the command is too long, too deeply nested, or holds control characters")
 
 // Parse parses src as a bash command line. A syntax error is returned as is;
 // callers treat it as "do not touch".
 func Parse(src string) (*Script, error) {
-	if len(src) > MaxLen || hasControl(src) {
+	if len(src) > MaxLen || hasControl(src) || parenDepth(src) > 2*MaxDepth {
 		return nil, ErrTooComplex
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
@@ -136,6 +137,24 @@ func Parse(src string) (*Script, error) {
 		return nil, ErrTooComplex
 	}
 	return s, nil
+}
+
+// parenDepth is how deep parentheses nest in src, quotes not read (a
+// quoted one counts too, which costs at most a refusal): the parser takes
+// seconds over thousands of nested (( before the walker could refuse them.
+func parenDepth(src string) int {
+	depth, deepest := 0, 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '(':
+			if depth++; depth > deepest {
+				deepest = depth
+			}
+		case ')':
+			depth = max(depth-1, 0)
+		}
+	}
+	return deepest
 }
 
 // hasControl reports a control character other than tab and newline: bash
