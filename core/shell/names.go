@@ -185,7 +185,7 @@ func (w *walker) declAssigns(variant string, words []*syntax.Word) {
 // program word as the shell resolves it (after `builtin` and `command`),
 // and the builtins that assign a variable they are given by name.
 func (w *walker) callAssigns(x *syntax.CallExpr) {
-	args := x.Args
+	args, prog := x.Args, ""
 	for len(args) > 0 {
 		v, ok := commandName(args[0])
 		if !ok {
@@ -194,6 +194,7 @@ func (w *walker) callAssigns(x *syntax.CallExpr) {
 			return
 		}
 		if v != "builtin" && v != "command" && !(v == "--" || v == "-p") {
+			prog = v
 			break
 		}
 		args = args[1:]
@@ -201,7 +202,6 @@ func (w *walker) callAssigns(x *syntax.CallExpr) {
 	if len(args) == 0 {
 		return
 	}
-	prog, _ := commandName(args[0])
 	rest := args[1:]
 	if redefiners()[prog] {
 		w.redefines("`" + prog + "`")
