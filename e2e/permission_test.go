@@ -141,6 +141,28 @@ var permCases = []permCase{
 			{"git() { echo dry; }; git status", "a function definition Claude cannot check (-p cannot ask)", Refused},
 		},
 	},
+	// A payload bash runs where it evaluates a variable as arithmetic:
+	// gotk must leave the line to Claude's own check.
+	{
+		agent: "claude", name: "arithmetic-payload",
+		calls: []permCall{
+			{"x='a[$(touch pwned)]'; (( x )); git status", "(( x )) runs the $(…) in x's value (-p cannot ask)", Refused},
+			{`declare "PATH=/tmp/evil"; git status`, "a quoted declaration of PATH (-p cannot ask)", Refused},
+		},
+	},
+	// Read-only commands with a flag that writes, assigns or reads a list
+	// of names from a file, and a negated read-only command: Claude's own
+	// read-only set takes the last three (Claude Code 2.1.328).
+	{
+		agent: "claude", name: "readonly-writing-flags",
+		calls: []permCall{
+			{"file -C -m main.go", "file -C writes main.go.mgc (-p cannot ask)", Refused},
+			{"printf -v x %s y", "printf -v assigns a variable (-p cannot ask)", Refused},
+			{"du --files0-from=main.go", "du reads names from a file: Claude's read-only set", Ran},
+			{"wc --files0-from=main.go", "wc reads names from a file: Claude's read-only set", Ran},
+			{"! git status", "a negated read-only command: Claude's read-only set", Ran},
+		},
+	},
 	{
 		agent: "gemini", name: "tools-allowed-exclude-default-mode",
 		setup: func(e *Env) {

@@ -45,7 +45,7 @@ var outcomePatterns = map[string][]struct {
 		// tool result (gotk-hook-claude's reason: "gotk: … (rule ID)").
 		{regexp.MustCompile(`^gotk: [^\n]*\(rule [^)]*\)$`), Refused},
 		{regexp.MustCompile(`(?i)Permission to use Bash with command .* has been denied|denied by your permission settings|has been denied`), Denied},
-		{regexp.MustCompile(`(?i)requires approval|haven't granted it yet|needs approval|permission to use Bash|cannot be auto-allowed|was blocked\. For security|shell operators that require approval|can't be checked`), Refused},
+		{regexp.MustCompile(`(?i)requires? approval|haven't granted it yet|needs approval|permission to use Bash|cannot be auto-allowed|was blocked\. For security|shell operators that require approval|can't be checked`), Refused},
 	},
 	"gemini": {
 		{regexp.MustCompile(`(?i)blocked by (a )?hook|hook.*(denied|blocked)`), Blocked},

@@ -41,6 +41,10 @@ var readOnlyWrappers = sync.OnceValue(func() map[string]bool { return map[string
 func (e *Engine) plan(s *shell.Script, i int, req Request) plan {
 	c := &s.Commands[i]
 	p := plan{text: joinRaw(c.Words)}
+	if c.Kind != shell.Simple {
+		p.reason = "a " + c.Kind.String() + " runs no program"
+		return p
+	}
 	p.peeled, p.peeledOK = c.Peel(e.prefixes)
 	if !p.peeledOK {
 		p.reason = "cannot see through the wrapper"
@@ -226,6 +230,12 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 			if expanded && denyOrAsk {
 				unsureBecause("`" + p.text + "` has an expansion a deny or ask rule may match")
 			}
+		case req.ReadOnlyAutoAllow && c.Kind != shell.Simple:
+			// No rule matches: whether the host counts an assignment, a
+			// declaration or an arithmetic or test clause among the
+			// commands it runs without asking is not something gotk has
+			// measured.
+			unsureBecause("gotk cannot tell whether the host runs the " + c.Kind.String() + " `" + p.text + "` without asking")
 		case req.ReadOnlyAutoAllow && p.readOnly && readOnlyForm(c, p):
 			switch w := locateAll(p.argv, cwds, dirs); {
 			case w == inside:
@@ -240,7 +250,7 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 		default:
 			worst = permission.Default
 		}
-		cwds = afterCd(cwds, p)
+		cwds = afterCd(cwds, p, e.Env.Getenv("CDPATH") != "")
 		if t.Permission == "allow" && e.Session.Unreadable {
 			unsureBecause("the agent's flags cannot all be read (its process not found above gotk, or rules passed where gotk cannot see them)")
 		}
@@ -281,25 +291,29 @@ func hasExpansion(c *shell.Command) bool {
 
 // afterCd adds where a cd, pushd or popd may have moved the line: the
 // operand's directory, or "" (unknown) for anything else. The old
-// directories stay: the cd may fail, or run in a subshell.
-func afterCd(cwds []string, p plan) []string {
+// directories stay: the cd may fail, or run in a subshell. With CDPATH
+// set in the environment, a relative operand not starting with . or ..
+// may lead anywhere on it.
+func afterCd(cwds []string, p plan, cdpath bool) []string {
 	if !p.peeledOK || len(p.argv) == 0 {
 		return cwds
 	}
 	switch p.argv[0] {
 	case "cd":
-		if len(p.argv) == 2 && p.argv[1] != registry.Unknown && p.argv[1] != "-" && !strings.HasPrefix(p.argv[1], "-") && !strings.HasPrefix(p.argv[1], "~") {
+		d := p.argv[1%len(p.argv)]
+		viaCDPATH := cdpath && !filepath.IsAbs(d) && d != "." && d != ".." && !strings.HasPrefix(d, "./") && !strings.HasPrefix(d, "../")
+		if len(p.argv) == 2 && !viaCDPATH && d != registry.Unknown && d != "-" && !strings.HasPrefix(d, "-") && !strings.HasPrefix(d, "~") {
 			next := make([]string, 0, 2*len(cwds))
 			next = append(next, cwds...)
 			for _, c := range cwds {
 				if c == "" {
 					continue
 				}
-				d := p.argv[1]
-				if !filepath.IsAbs(d) {
-					d = c + string(filepath.Separator) + d
+				to := d
+				if !filepath.IsAbs(to) {
+					to = c + string(filepath.Separator) + to
 				}
-				next = append(next, resolve(d))
+				next = append(next, resolve(to))
 			}
 			if len(next) > 8 {
 				return []string{""} // too many ways to be somewhere: unknown
@@ -344,7 +358,7 @@ func segmentFor(c *shell.Command, p plan, run bool) permission.Segment {
 	if run {
 		seg.Forms = append(seg.Forms, joinValues(under))
 	}
-	if !plain(c, p) {
+	if c.Kind == shell.Simple && !plain(c, p) {
 		seg.AllowForm = ""
 	}
 	return seg

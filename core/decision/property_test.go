@@ -61,6 +61,9 @@ func canonical(src string) (string, []shell.Word, bool) {
 	}
 	var at []shell.Word
 	for _, c := range s.Commands {
+		if c.Kind != shell.Simple && c.Kind != shell.Declaration {
+			continue // quoted, an assignment's word is a command
+		}
 		for _, w := range c.Words {
 			if w.Literal && !c.Substituted {
 				at = append(at, w)

@@ -42,7 +42,7 @@ func readStage(s *shell.Script, idx int) stage {
 	}
 	c := &s.Commands[idx]
 	st := stage{kind: readsText, text: joinRaw(c.Words)}
-	if len(c.Assigns) > 0 || len(c.Words) == 0 || c.Opaque {
+	if c.Kind != shell.Simple || len(c.Assigns) > 0 || len(c.Words) == 0 || c.Opaque {
 		return st
 	}
 	args := make([]string, 0, len(c.Words))

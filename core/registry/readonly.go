@@ -14,7 +14,7 @@ var readOnlyOther = []struct {
 	ok      func(args []string) bool
 }{
 	{"echo", nil, yes},
-	{"printf", nil, yes},
+	{"printf", nil, noPrintfVar},
 	{"pwd", nil, yes},
 	{"true", nil, yes},
 	{"false", nil, yes},
@@ -26,7 +26,7 @@ var readOnlyOther = []struct {
 	{"id", nil, yes},
 	{"uname", nil, yes},
 	{"stat", nil, yes},
-	{"file", nil, yes},
+	{"file", nil, all(noFlag("--compile", "--files-from"), noShort("Cf"))},
 	{"du", nil, yes},
 	{"df", nil, yes},
 	{"basename", nil, yes},
@@ -39,6 +39,41 @@ var readOnlyOther = []struct {
 	{"git", subs("tag"), func(args []string) bool {
 		return len(args) == 0 || (len(args) <= 2 && (args[0] == "-l" || args[0] == "--list"))
 	}},
+}
+
+// noPrintfVar: printf without -v, which assigns a shell variable (printf
+// takes options only before its format).
+func noPrintfVar(args []string) bool {
+	for _, a := range args {
+		if a == Unknown || strings.HasPrefix(a, "-v") {
+			return false
+		}
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			return true
+		}
+	}
+	return true
+}
+
+// noShort: no short-option word (before a `--`) holds any of letters,
+// wherever it stands in the word: `file -C` writes a compiled magic file,
+// `file -f names` reads names from a file, and `-Cm x`, `-fnames` hide
+// them in a bundle or with a value.
+func noShort(letters string) func([]string) bool {
+	return func(args []string) bool {
+		for _, a := range args {
+			if a == Unknown {
+				return false
+			}
+			if a == "--" {
+				return true
+			}
+			if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], letters) {
+				return false
+			}
+		}
+		return true
+	}
 }
 
 // otherReadOnly reports whether argv is one of readOnlyOther.

@@ -21,9 +21,12 @@ type Peeled struct {
 // gotk in front of it would not run the same program: a wrapper with an
 // option it does not know, `command -v` or `-p` (the default PATH has no
 // gotk), `env -i`, `-u`, `-S` or `PATH=…`, `builtin` (gotk is no builtin),
-// `exec -a`/`-c`, or too many layers.
+// `exec -a`/`-c`, too many layers, or a Command that is not Simple.
 func (c *Command) Peel(prefixes [][]string) (Peeled, bool) {
 	var p Peeled
+	if c.Kind != Simple {
+		return p, false // no program: a statement of the shell
+	}
 	for _, a := range c.Assigns {
 		if isDisableVar(a.Name) {
 			p.Disabled = true

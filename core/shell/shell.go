@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -30,9 +29,38 @@ type Assign struct {
 	Start int
 }
 
-// Command is one simple command and where it sits.
+// Kind says which statement a Command is. Every statement of a line is a
+// Command: a part the host's rules are matched on and that must itself be
+// allowed for the line to be. Only a Simple command runs a program, so
+// only one can be rewritten.
+type Kind uint8
+
+const (
+	// Simple is a simple command: a program and its words.
+	Simple Kind = iota
+	// Assignment is a statement of assignments only (a=1 b=2).
+	Assignment
+	// Declaration is export, declare, typeset, local or readonly.
+	Declaration
+	// Arithmetic is an (( … )) command or the header of a for (( … )) loop.
+	Arithmetic
+	// Test is a [[ … ]] clause.
+	Test
+	// Let is a let builtin.
+	Let
+)
+
+func (k Kind) String() string {
+	return [...]string{"simple command", "assignment", "declaration", "arithmetic command", "test clause", "let"}[k]
+}
+
+// Command is one statement and where it sits: a simple command, or a
+// statement of another Kind, whose Words are its keyword (export, let, …)
+// and its arguments as typed, or for (( … )) and [[ … ]] the clause as one
+// word whose value is unknown.
 type Command struct {
 	Start, End int
+	Kind       Kind
 	Assigns    []Assign
 	Words      []Word
 
@@ -67,9 +95,10 @@ type Script struct {
 	// in the order first seen.
 	Unsafe []string
 	// Redefines lists what on this line may change which program a word
-	// names (a function or alias definition, hash, enable, source, eval, a
-	// PATH assignment): nothing on such a line is rewritten, and no
-	// permission is inferred from its words.
+	// names or how a word is evaluated (a function or alias definition,
+	// hash, enable, source, eval, an assignment to PATH or another variable
+	// of lookupVar by any form, arithmetic on a variable): nothing on such a
+	// line is rewritten, and no permission is inferred from its words.
 	Redefines []string
 }
 
@@ -83,13 +112,14 @@ const (
 )
 
 // ErrTooComplex is returned for a line longer than MaxLen, nested deeper
-// than MaxDepth, or holding a control character.
+// than MaxDepth (or with parentheses nested deeper than twice that), or
+// holding a control character.
 var ErrTooComplex = errors.New("the command is too long, too deeply nested, or holds control characters")
 
 // Parse parses src as a bash command line. A syntax error is returned as is;
 // callers treat it as "do not touch".
 func Parse(src string) (*Script, error) {
-	if len(src) > MaxLen || hasControl(src) {
+	if len(src) > MaxLen || hasControl(src) || parenDepth(src) > 2*MaxDepth {
 		return nil, ErrTooComplex
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
@@ -107,6 +137,24 @@ func Parse(src string) (*Script, error) {
 		return nil, ErrTooComplex
 	}
 	return s, nil
+}
+
+// parenDepth is how deep parentheses nest in src, quotes not read (a
+// quoted one counts too, which costs at most a refusal): the parser takes
+// seconds over thousands of nested (( before the walker could refuse them.
+func parenDepth(src string) int {
+	depth, deepest := 0, 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '(':
+			if depth++; depth > deepest {
+				deepest = depth
+			}
+		case ')':
+			depth = max(depth-1, 0)
+		}
+	}
+	return deepest
 }
 
 // hasControl reports a control character other than tab and newline: bash
@@ -191,6 +239,12 @@ func (w *walker) stmt(st *syntax.Stmt, c ctx) {
 		w.stmts(x.Cond, c)
 		w.stmts(x.Do, c)
 	case *syntax.ForClause:
+		if x.Select {
+			w.unsafe("a select loop")
+		}
+		if l, ok := x.Loop.(*syntax.CStyleLoop); ok {
+			w.part(int(l.Pos().Offset()), int(l.End().Offset()), Arithmetic, []Word{w.unknown(l.Pos(), l.End())}, nil, c)
+		}
 		w.stmts(x.Do, c)
 	case *syntax.CaseClause:
 		for _, it := range x.Items {
@@ -200,7 +254,22 @@ func (w *walker) stmt(st *syntax.Stmt, c ctx) {
 		w.redefines("a function definition")
 		w.stmt(x.Body, c)
 	case *syntax.DeclClause:
-		w.decl(x)
+		words := []Word{w.word(&syntax.Word{Parts: []syntax.WordPart{x.Variant}})}
+		for _, a := range x.Args {
+			words = append(words, w.assignWord(a))
+		}
+		w.part(int(st.Pos().Offset()), int(st.End().Offset()), Declaration, words, x.Args, c)
+	case *syntax.LetClause:
+		at := int(x.Let.Offset())
+		words := []Word{{Start: at, End: at + 3, Raw: "let", Value: "let", Literal: true}}
+		for _, e := range x.Exprs {
+			words = append(words, w.unknown(e.Pos(), e.End()))
+		}
+		w.part(int(st.Pos().Offset()), int(st.End().Offset()), Let, words, nil, c)
+	case *syntax.ArithmCmd:
+		w.part(int(st.Pos().Offset()), int(st.End().Offset()), Arithmetic, []Word{w.unknown(x.Pos(), x.End())}, nil, c)
+	case *syntax.TestClause:
+		w.part(int(st.Pos().Offset()), int(st.End().Offset()), Test, []Word{w.unknown(x.Pos(), x.End())}, nil, c)
 	case *syntax.TimeClause:
 		in := c
 		in.timed = true
@@ -209,9 +278,11 @@ func (w *walker) stmt(st *syntax.Stmt, c ctx) {
 		in := c
 		in.opaque = true
 		w.stmt(x.Stmt, in)
+	default:
+		// A kind of statement gotk does not model (a bats @test, or one a
+		// newer parser adds): nothing on the line is rewritten or allowed.
+		w.unsafe(fmt.Sprintf("a construct gotk does not model (%T)", x))
 	}
-	// ArithmCmd, TestClause, DeclClause, LetClause, TestDecl: grammar, not
-	// commands gotk could run.
 }
 
 // pipeline flattens a | b | c into its stages.
@@ -256,41 +327,23 @@ func (w *walker) pipeline(st *syntax.Stmt, c ctx) {
 	w.s.Pipelines = append(w.s.Pipelines, p)
 }
 
-// call records a simple command and returns its index, or -1 when it has no
-// command word (a bare assignment).
+// call records a simple command, or a statement of assignments only, and
+// returns its index.
 func (w *walker) call(st *syntax.Stmt, x *syntax.CallExpr, c ctx, pipeID, idx, n int, all bool) int {
-	for _, a := range x.Assigns {
-		if a.Name != nil && lookupVar[a.Name.Value] {
-			w.redefines("an assignment to " + a.Name.Value)
-		}
-	}
-	if len(x.Args) == 0 {
-		return -1
-	}
-	if v, ok := literal(x.Args[0]); ok && redefiners()[v] {
-		w.redefines("`" + v + "`")
-	}
-	cmd := Command{
-		Start:       int(st.Pos().Offset()),
-		End:         int(st.End().Offset()),
-		PipeID:      pipeID,
-		PipeIndex:   idx,
-		PipeLen:     n,
-		PipeAll:     all,
-		Opaque:      c.opaque || c.subst,
-		Substituted: c.subst,
-		InSubshell:  c.subshell,
-		Timed:       c.timed,
-	}
-	if cmd.End > len(w.s.Src) {
-		cmd.End = len(w.s.Src)
-	}
+	cmd := w.command(int(st.Pos().Offset()), int(st.End().Offset()), c)
+	cmd.PipeID, cmd.PipeIndex, cmd.PipeLen, cmd.PipeAll = pipeID, idx, n, all
 	for _, a := range x.Assigns {
 		name := ""
 		if a.Name != nil {
 			name = a.Name.Value
 		}
 		cmd.Assigns = append(cmd.Assigns, Assign{Name: name, Start: int(a.Pos().Offset())})
+	}
+	if len(x.Args) == 0 {
+		cmd.Kind = Assignment
+		for _, a := range x.Assigns {
+			cmd.Words = append(cmd.Words, w.assignWord(a))
+		}
 	}
 	for _, wd := range x.Args {
 		cmd.Words = append(cmd.Words, w.word(wd))
@@ -299,42 +352,71 @@ func (w *walker) call(st *syntax.Stmt, x *syntax.CallExpr, c ctx, pipeID, idx, n
 	return len(w.s.Commands) - 1
 }
 
+// command starts a Command spanning start..end in context c.
+func (w *walker) command(start, end int, c ctx) Command {
+	if end > len(w.s.Src) {
+		end = len(w.s.Src)
+	}
+	return Command{
+		Start: start, End: end, PipeID: -1, PipeLen: 1,
+		Opaque: c.opaque || c.subst, Substituted: c.subst,
+		InSubshell: c.subshell, Timed: c.timed,
+	}
+}
+
+// part records a statement that is not a simple command.
+func (w *walker) part(start, end int, k Kind, words []Word, assigns []*syntax.Assign, c ctx) {
+	cmd := w.command(start, end, c)
+	cmd.Kind, cmd.Words = k, words
+	for _, a := range assigns {
+		if a.Name != nil {
+			cmd.Assigns = append(cmd.Assigns, Assign{Name: a.Name.Value, Start: int(a.Pos().Offset())})
+		}
+	}
+	w.s.Commands = append(w.s.Commands, cmd)
+}
+
+// unknown is a word spanning from..to whose value is not known before it
+// runs (an arithmetic or test expression).
+func (w *walker) unknown(from, to syntax.Pos) Word {
+	start, end := int(from.Offset()), min(int(to.Offset()), len(w.s.Src))
+	return Word{Start: start, End: end, Raw: w.s.Src[start:end]}
+}
+
+// assignWord is one assignment (NAME=value, NAME+=value, a bare NAME of a
+// declaration, or a declaration's naked word) as a word: literal when its
+// value is known.
+func (w *walker) assignWord(a *syntax.Assign) Word {
+	if a.Naked && a.Name == nil && a.Value != nil {
+		return w.word(a.Value)
+	}
+	wd := w.unknown(a.Pos(), a.End())
+	if a.Name == nil || a.Index != nil || a.Array != nil {
+		return wd
+	}
+	v := ""
+	if a.Value != nil {
+		var ok bool
+		if v, ok = literal(a.Value); !ok {
+			return wd
+		}
+	}
+	switch {
+	case a.Naked:
+		wd.Value = a.Name.Value
+	case a.Append:
+		wd.Value = a.Name.Value + "+=" + v
+	default:
+		wd.Value = a.Name.Value + "=" + v
+	}
+	wd.Literal = true
+	return wd
+}
+
 func (w *walker) word(wd *syntax.Word) Word {
 	start, end := int(wd.Pos().Offset()), int(wd.End().Offset())
 	v, ok := literal(wd)
 	return Word{Start: start, End: end, Raw: w.s.Src[start:end], Value: v, Literal: ok}
-}
-
-// lookupVar are the variables that decide which program a name runs.
-var lookupVar = map[string]bool{"PATH": true, "BASH_ENV": true, "ENV": true}
-
-// redefiners are the builtins that can change what a later word of the
-// same line runs: new aliases or functions, a hashed path, a disabled
-// builtin, a sourced file, a string run as code, shell options.
-var redefiners = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"alias": true, "unalias": true, "hash": true, "enable": true, "source": true, ".": true,
-		"eval": true, "shopt": true, "unset": true,
-	}
-})
-
-// decl records `export PATH=…`-like declarations (DeclClause) and function
-// exports.
-func (w *walker) decl(x *syntax.DeclClause) {
-	for _, a := range x.Args {
-		if a.Name != nil && lookupVar[a.Name.Value] {
-			w.redefines("an assignment to " + a.Name.Value)
-		}
-		if a.Naked && a.Name == nil && a.Value != nil {
-			v, ok := literal(a.Value)
-			switch {
-			case !ok:
-				w.redefines("a declaration that expands at run time")
-			case strings.HasPrefix(v, "-") && strings.ContainsAny(v, "fn"):
-				w.redefines("`" + x.Variant.Value + " " + v + "`")
-			}
-		}
-	}
 }
 
 // fileSink reports whether a redirection reads or writes a real file. Duplicating
@@ -369,10 +451,20 @@ func IsDigits(s string) bool {
 }
 
 // scanUnsafe walks the whole tree for constructs whose effect gotk cannot
-// attest, and records commands inside substitutions (for permission checks).
+// attest and for every way of assigning a variable that decides lookup or
+// evaluation (see names.go), and records commands inside substitutions
+// (for permission checks). Every node kind of the parser's tree is named
+// here: one it does not know makes the line unsafe.
 func (w *walker) scanUnsafe(f *syntax.File) {
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
+		case nil: // Walk's call after a node's children
+		case *syntax.File, *syntax.Comment, *syntax.Stmt, *syntax.Word, *syntax.Lit, *syntax.SglQuoted,
+			*syntax.DblQuoted, *syntax.ExtGlob, *syntax.Subshell, *syntax.Block, *syntax.IfClause,
+			*syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause, *syntax.CaseItem, *syntax.BinaryCmd,
+			*syntax.FuncDecl, *syntax.TimeClause, *syntax.TestClause, *syntax.ParenTest, *syntax.ArrayExpr,
+			*syntax.BinaryArithm, *syntax.UnaryArithm, *syntax.ParenArithm:
+			// what they hold is walked
 		case *syntax.CmdSubst:
 			if x.Backquotes {
 				w.unsafe("backtick command substitution")
@@ -385,6 +477,7 @@ func (w *walker) scanUnsafe(f *syntax.File) {
 			w.stmts(x.Stmts, ctx{opaque: true, subst: true})
 		case *syntax.ArithmExp:
 			w.unsafe("arithmetic expansion $((…))")
+			w.arithm(x.X)
 		case *syntax.Redirect:
 			switch x.Op {
 			case syntax.Hdoc, syntax.DashHdoc:
@@ -396,6 +489,45 @@ func (w *walker) scanUnsafe(f *syntax.File) {
 					w.unsafe(fmt.Sprintf("redirect %s into a file", x.Op))
 				}
 			}
+			if x.N != nil && strings.HasPrefix(x.N.Value, "{") {
+				w.assigned(strings.Trim(x.N.Value, "{}")) // {fd}>file sets fd
+			}
+		case *syntax.CallExpr:
+			w.callAssigns(x)
+		case *syntax.DeclClause:
+			w.declAssigns(x.Variant.Value, nakedWords(x.Args))
+		case *syntax.Assign:
+			w.assign(x)
+		case *syntax.ArrayElem:
+			w.subscript(x.Index)
+		case *syntax.ParamExp:
+			w.paramExp(x)
+		case *syntax.ArithmCmd:
+			w.arithm(x.X)
+		case *syntax.LetClause:
+			for _, e := range x.Exprs {
+				w.arithm(e)
+			}
+		case *syntax.CStyleLoop:
+			w.arithm(x.Init)
+			w.arithm(x.Cond)
+			w.arithm(x.Post)
+		case *syntax.WordIter:
+			w.assigned(x.Name.Value)
+		case *syntax.CoprocClause:
+			if x.Name != nil {
+				if v, ok := literal(x.Name); ok {
+					w.assigned(v)
+				} else {
+					w.redefines("a coprocess named at run time")
+				}
+			}
+		case *syntax.BinaryTest:
+			w.testBinary(x)
+		case *syntax.UnaryTest:
+			w.testUnary(x)
+		default:
+			w.unsafe(fmt.Sprintf("a construct gotk does not model (%T)", x))
 		}
 		return true
 	})

@@ -6,7 +6,8 @@ import (
 )
 
 // programs lists the literal program word of each simple command, with
-// markers for pipeline position and opacity.
+// markers for pipeline position and opacity, and each other statement as
+// its kind in braces.
 func programs(t *testing.T, src string) []string {
 	t.Helper()
 	s, err := Parse(src)
@@ -16,6 +17,9 @@ func programs(t *testing.T, src string) []string {
 	var out []string
 	for _, c := range s.Commands {
 		name := c.Words[0].Raw
+		if c.Kind != Simple {
+			name = "{" + strings.Fields(c.Kind.String())[0] + "}"
+		}
 		if c.PipeLen > 1 {
 			name += "|" + string(rune('0'+c.PipeIndex))
 		}
@@ -46,17 +50,21 @@ func TestSimpleCommands(t *testing.T) {
 		{"f() { a; }; f", "a f"},
 		{"time a", "a"},
 		{"! a", "a"},
-		{"[[ -f x || -d y ]] && a", "a"},
-		{"(( x > 1 )) || a", "a"},
-		{"X=1", ""},
+		{"[[ -f x || -d y ]] && a", "{test} a"},
+		{"(( x > 1 )) || a", "{arithmetic} a"},
+		{"X=1", "{assignment}"},
 		{"X=1 a", "a"},
-		{"export A=1; a", "a"},
+		{"export A=1; a", "{declaration} a"},
 		{"{ a; b; } | c", "a! b! c|1"},
 		{"a | while read l; do b; done", "a|0 read! b!"},
 		{"echo $(a; b) `c`", "echo a! b! c!"},
 		{"a <(b) >(c)", "a b! c!"},
 		{"coproc a", "a!"},
 		{"a # b; c", "a"},
+		{"let x=1 && local -r y; a", "{let} {declaration} a"},
+		{"for ((i=0; i<2; i++)); do a; done", "{arithmetic} a"},
+		{"x=1 | a", "{assignment}|0 a|1"},
+		{"echo $(X=1)", "echo {assignment}!"},
 	}
 	for _, c := range cases {
 		got := strings.Join(programs(t, c.src), " ")
