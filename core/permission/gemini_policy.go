@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -98,7 +99,7 @@ func geminiPolicyPaths(env Env, trusted bool, policyPaths, adminPaths []string) 
 func loadGeminiPolicies(r *Rules, env Env, dirs []geminiPolicyDir) {
 	seen := map[string]bool{}
 	for _, d := range dirs {
-		for _, f := range policyFiles(r, d.path) {
+		for _, f := range policyFiles(r, d) {
 			if seen[f] {
 				continue
 			}
@@ -117,8 +118,13 @@ func loadGeminiPolicies(r *Rules, env Env, dirs []geminiPolicyDir) {
 }
 
 // policyFiles lists the .toml files of a directory, sorted, or the path
-// itself when it names a .toml file.
-func policyFiles(r *Rules, path string) []string {
+// itself when it names a .toml file. As Gemini (toml-loader.ts
+// readPolicyFiles), entries may be symlinks, except that a workspace
+// policy's link may not lead out of its directory (Gemini skips those).
+// What a link leads to is checked when it is read: anything but a regular
+// file makes the rules unreadable.
+func policyFiles(r *Rules, d geminiPolicyDir) []string {
+	path := d.path
 	st, err := os.Stat(path)
 	if err != nil {
 		if !os.IsNotExist(err) {
@@ -127,8 +133,11 @@ func policyFiles(r *Rules, path string) []string {
 		return nil
 	}
 	if !st.IsDir() {
-		if strings.HasSuffix(path, ".toml") {
+		if st.Mode().IsRegular() && strings.HasSuffix(path, ".toml") {
 			return []string{path}
+		}
+		if !st.Mode().IsRegular() {
+			r.warnf("gotk: %s: neither a directory nor a regular file; skipped, as Gemini does", path)
 		}
 		return nil
 	}
@@ -139,12 +148,33 @@ func policyFiles(r *Rules, path string) []string {
 	}
 	var out []string
 	for _, e := range ents {
-		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".toml") {
-			out = append(out, filepath.Join(path, e.Name()))
+		if !strings.HasSuffix(e.Name(), ".toml") {
+			continue
 		}
+		if !e.Type().IsRegular() && e.Type()&fs.ModeSymlink == 0 {
+			r.warnf("gotk: %s: not a regular file; skipped, as Gemini does", filepath.Join(path, e.Name()))
+			continue
+		}
+		f := filepath.Join(path, e.Name())
+		if e.Type()&fs.ModeSymlink != 0 && d.tier == geminiWorkspaceTier && !within(f, path) {
+			continue
+		}
+		out = append(out, f)
 	}
 	sort.Strings(out)
 	return out
+}
+
+// within reports whether the link f resolves inside dir (both resolved);
+// a link that cannot be resolved counts as inside, to be read and fail.
+func within(f, dir string) bool {
+	rf, err1 := filepath.EvalSymlinks(f)
+	rd, err2 := filepath.EvalSymlinks(dir)
+	if err1 != nil || err2 != nil {
+		return true
+	}
+	rel, err := filepath.Rel(rd, rf)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // addGeminiPolicy adds one policy file's rules for run_shell_command.
