@@ -66,6 +66,10 @@ type Segment struct {
 	// AllowForm is the one spelling allow rules are tested against: wrappers
 	// the host itself strips are removed, nothing else.
 	AllowForm string
+	// Source is the simple command's source text, leading assignments and
+	// redirects included. Deny and ask rules of hosts that match that text
+	// (Kilo, OpenCode) are tested against it too.
+	Source string
 }
 
 // Rules is the loaded rule set of one host.
@@ -91,6 +95,8 @@ type Rules struct {
 	match     func(pattern, cmd string) bool
 	// ranked: the highest-priority matching rule wins (see Rule.Priority).
 	ranked bool
+	// sourceText: the host matches a command's source text (Segment.Source).
+	sourceText bool
 }
 
 // Rule is one pattern and the file it came from.
@@ -135,6 +141,9 @@ func (r *Rules) Check(s Segment) Result {
 			return s.AllowForm != "" && rule.test(s.AllowForm)
 		}
 		return m(rule.Pattern, s.AllowForm)
+	}
+	if r.sourceText && s.Source != "" {
+		s.Forms = append(s.Forms[:len(s.Forms):len(s.Forms)], normalize(s.Source))
 	}
 	var best *Rule
 	bestV := Default

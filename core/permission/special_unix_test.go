@@ -34,6 +34,8 @@ func TestSpecialRuleFiles(t *testing.T) {
 		{Kilo, "proj/kilo.json"},
 		{OpenCode, "proj/opencode.json"},
 		{OpenCode, ".config/opencode/opencode.json"},
+		{OpenCode, ".config/opencode/agent/x.md"},
+		{Kilo, "proj/.kilo/agents/x.md"},
 	}
 	for _, c := range cases {
 		for _, kind := range regfiletest.Kinds {
