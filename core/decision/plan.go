@@ -237,6 +237,7 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 		p := plans[i]
 		typedSeg, runSeg := segmentFor(c, p, false), segmentFor(c, p, true)
 		typedSeg.Source, runSeg.Source = s.Src[c.Start:c.End], s.Src[c.Start:c.End]
+		typedSeg.Line, runSeg.Line = s.Src, s.Src
 		typed, run := rules.Check(typedSeg), rules.Check(runSeg)
 		res := typed
 		if run.Verdict == permission.Deny {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gotk-dev/gotk/core/regfile"
 	"github.com/gotk-dev/gotk/core/shell"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Codex CLI's execpolicy (openai/codex codex-rs/execpolicy: README.md,
@@ -52,6 +53,7 @@ func codexSystemDir(env Env) string {
 }
 
 func loadCodex(r *Rules, env Env) {
+	r.plainLine = codexPlainLine
 	type dir struct {
 		path  string
 		allow bool // its allow rules count
@@ -214,6 +216,81 @@ func same(a, b string) bool {
 	fa, err1 := os.Stat(a)
 	fb, err2 := os.Stat(b)
 	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+// codexPlainLine reports whether Codex splits line into plain commands and
+// matches its rules against each (codex-rs/core/src/bash.rs
+// try_parse_word_only_commands_sequence @b981304): simple commands of
+// literal words — plain, single- or double-quoted without expansions —
+// joined only by &&, ||, ; and |. Anything else (a redirect, &, a subshell
+// or group, !, time, an assignment, an expansion, a comment, |&) makes Codex
+// judge the line as one `bash -lc` script, which no prefix rule of a
+// program matches: Codex asks. Where this parser and tree-sitter might
+// disagree it answers false (no allow).
+func codexPlainLine(line string) bool {
+	f, err := syntax.NewParser(syntax.KeepComments(true), syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+	if err != nil || len(f.Last) > 0 || len(f.Stmts) == 0 {
+		return false
+	}
+	var stmt func(*syntax.Stmt) bool
+	stmt = func(st *syntax.Stmt) bool {
+		if st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 || len(st.Comments) > 0 {
+			return false
+		}
+		switch c := st.Cmd.(type) {
+		case *syntax.CallExpr:
+			if len(c.Assigns) > 0 || len(c.Args) == 0 {
+				return false
+			}
+			for _, w := range c.Args {
+				if !codexPlainWord(w) {
+					return false
+				}
+			}
+			return true
+		case *syntax.BinaryCmd:
+			switch c.Op {
+			case syntax.AndStmt, syntax.OrStmt, syntax.Pipe:
+				return stmt(c.X) && stmt(c.Y)
+			}
+		}
+		return false
+	}
+	for _, st := range f.Stmts {
+		if !stmt(st) {
+			return false
+		}
+	}
+	return true
+}
+
+// codexPlainWord: a word tree-sitter-bash reads as a word, string,
+// raw_string, number or their concatenation.
+func codexPlainWord(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(x.Value, "{}[]") {
+				return false // brace or glob expressions: other node kinds
+			}
+		case *syntax.SglQuoted:
+			if x.Dollar {
+				return false
+			}
+		case *syntax.DblQuoted:
+			if x.Dollar {
+				return false
+			}
+			for _, q := range x.Parts {
+				if _, ok := q.(*syntax.Lit); !ok {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func isNotDir(err error) bool {
