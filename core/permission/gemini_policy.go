@@ -30,6 +30,7 @@ import (
 // the user tier: tools.exclude 4.4, tools.confirmationRequired 4.35,
 // tools.allowed 4.3 (config.ts).
 const (
+	geminiExtensionTier = 2
 	geminiWorkspaceTier = 3
 	geminiUserTier      = 4
 	geminiAdminTier     = 5
@@ -84,6 +85,14 @@ func geminiPolicyPaths(env Env, trusted bool, policyPaths, adminPaths []string) 
 	dirs = append(dirs, geminiPolicyDir{user, geminiUserTier, len(policyPaths) == 0})
 	for _, p := range policyPaths {
 		dirs = append(dirs, geminiPolicyDir{p, geminiUserTier, false})
+	}
+	// Extensions' policies (~/.gemini/extensions/NAME/policies), tier 2:
+	// deny and ask rules; gotk does not know which extensions are enabled.
+	if m, err := filepath.Glob(filepath.Join(GeminiDir(env), "extensions", "*", "policies")); err == nil {
+		sort.Strings(m)
+		for _, p := range m {
+			dirs = append(dirs, geminiPolicyDir{p, geminiExtensionTier, false})
+		}
 	}
 	if trusted && env.Cwd != "" {
 		ws := filepath.Join(env.Cwd, ".gemini", "policies")
@@ -313,7 +322,45 @@ func (r *Rules) geminiMatchers(file string, raw map[string]any, v Verdict) []Rul
 		r.warnf("gotk: %s: regular expression %q: %v; the %s rule is taken to match every command", file, pattern, oneLine(err.Error()), v)
 		return []Rule{{Pattern: "*"}}
 	}
-	return []Rule{{Pattern: pattern, test: func(cmd string) bool { return re.MatchString(geminiArgs(cmd)) }}}
+	return []Rule{{Pattern: pattern, test: func(cmd string) bool {
+		for _, a := range geminiArgsForms(cmd) {
+			if re.MatchString(a) {
+				return true
+			}
+		}
+		return false
+	}}}
+}
+
+// geminiArgsForms are the serialisations of a shell call's arguments
+// Gemini may test an argsPattern against (policy-engine.ts check:
+// stableStringify of all the call's arguments, keys sorted, each top-level
+// pair between NUL bytes), over the arguments a hook does not see:
+// description, dir_path, is_background absent or present. A rule counts as
+// matching when any form matches: for deny and ask that is the careful
+// side; for Gemini's allow rules too, as gotk does not rewrite a command
+// one of them allows.
+func geminiArgsForms(cmd string) []string {
+	c := jsString(cmd)
+	out := []string{geminiArgs(cmd)}
+	for _, desc := range []string{"", `""`, c} {
+		for _, dir := range []string{"", `""`, `"."`} {
+			for _, bg := range []string{"", "false", "true"} {
+				pairs := []string{"\x00\"command\":" + c + "\x00"}
+				if desc != "" {
+					pairs = append(pairs, "\x00\"description\":"+desc+"\x00")
+				}
+				if dir != "" {
+					pairs = append(pairs, "\x00\"dir_path\":"+dir+"\x00")
+				}
+				if bg != "" {
+					pairs = append(pairs, "\x00\"is_background\":"+bg+"\x00")
+				}
+				out = append(out, "{"+strings.Join(pairs, ",")+"}")
+			}
+		}
+	}
+	return out
 }
 
 // geminiPrefixRegexp is buildArgsPatterns' regular expression for one

@@ -350,6 +350,7 @@ func loadGemini(r *Rules, env Env) {
 	}
 	policyPaths = append(policyPaths, sys.PolicyPaths...)
 	loadGeminiPolicies(r, env, geminiPolicyPaths(env, trusted, policyPaths, sys.AdminPolicyPaths))
+	r.Deny = append(r.Deny, geminiHeuristicRules(trusted)...)
 }
 
 // addRanked is add with every new rule at priority p.
