@@ -136,28 +136,9 @@ func loadKilo(r *Rules, env Env) {
 
 	c := newOpenCodeRules(r, env)
 	for i, f := range files {
-		if c.seen[f] {
-			continue
-		}
-		c.seen[f] = true
-		data, err := env.read(f)
-		if err != nil {
-			if !os.IsNotExist(err) && !os.IsPermission(err) && !isNotDir(err) {
-				r.unreadable("gotk: %s: %v", f, err)
-			}
-			continue
-		}
-		c.jsonCounts(f, data, i < applies)
+		c.file(f, i < applies)
 	}
-	for _, d := range mdDirs {
-		c.markdown(d)
-	}
-	if s := env.Getenv("KILO_CONFIG_CONTENT"); s != "" {
-		c.json("$KILO_CONFIG_CONTENT", []byte(s))
-	}
-	if s := env.Getenv("KILO_PERMISSION"); s != "" {
-		c.permission("$KILO_PERMISSION", []byte(s))
-	}
+	c.rest(mdDirs, "KILO")
 	user, agents := c.user, c.agents
 
 	// The live rules of the agent (or of every agent).

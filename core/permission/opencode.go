@@ -94,17 +94,9 @@ func loadOpenCode(r *Rules, env Env) {
 
 	c := newOpenCodeRules(r, env)
 	for _, f := range files {
-		c.file(f)
+		c.file(f, true)
 	}
-	for _, d := range dirs {
-		c.markdown(d)
-	}
-	if s := env.Getenv("OPENCODE_CONFIG_CONTENT"); s != "" {
-		c.json("$OPENCODE_CONFIG_CONTENT", []byte(s))
-	}
-	if s := env.Getenv("OPENCODE_PERMISSION"); s != "" {
-		c.permission("$OPENCODE_PERMISSION", []byte(s))
-	}
+	c.rest(dirs, "OPENCODE")
 	for _, k := range c.everything() {
 		if kiloCatchAll(k.pattern) && k.action != "allow" {
 			// A command and its rewrite would both be asked about, but
@@ -136,8 +128,9 @@ func newOpenCodeRules(r *Rules, env Env) *openCodeRules {
 }
 
 // file reads one config document; a missing file is skipped, any other
-// failure makes the rules unreadable.
-func (c *openCodeRules) file(path string) {
+// failure makes the rules unreadable. counts: its catch-alls replace the
+// defaults before them (Kilo).
+func (c *openCodeRules) file(path string, counts bool) {
 	if c.seen[path] {
 		return
 	}
@@ -149,14 +142,25 @@ func (c *openCodeRules) file(path string) {
 		}
 		return
 	}
-	c.json(path, data)
+	c.json(path, data, counts)
 }
 
-// json adds a config document's rules (counts: its catch-alls replace the
-// defaults before them, for Kilo).
-func (c *openCodeRules) json(source string, data []byte) { c.jsonCounts(source, data, true) }
+// rest adds the agent and mode files of dirs, then $<prefix>_CONFIG_CONTENT
+// (a config document) and $<prefix>_PERMISSION (a permission value).
+func (c *openCodeRules) rest(dirs []string, prefix string) {
+	for _, d := range dirs {
+		c.markdown(d)
+	}
+	if s := c.env.Getenv(prefix + "_CONFIG_CONTENT"); s != "" {
+		c.json("$"+prefix+"_CONFIG_CONTENT", []byte(s), true)
+	}
+	if s := c.env.Getenv(prefix + "_PERMISSION"); s != "" {
+		c.permission("$"+prefix+"_PERMISSION", []byte(s))
+	}
+}
 
-func (c *openCodeRules) jsonCounts(source string, data []byte, counts bool) {
+// json adds a config document's rules.
+func (c *openCodeRules) json(source string, data []byte, counts bool) {
 	var doc map[string]any
 	if err := parseJSONC(data, &doc); err != nil {
 		c.r.unreadable("gotk: %s: %s", source, oneLine(err.Error()))
