@@ -5,7 +5,7 @@ import (
 	"regexp"
 )
 
-// Permission parity (scenario 4) for Cline, Droid, Kilo and Crush: each
+// Permission parity (scenario 4) for Cline, Droid, Kilo, OpenCode and Crush: each
 // case runs its calls without and with gotk; the outcome must match.
 
 func init() {
@@ -23,6 +23,10 @@ func init() {
 			{regexp.MustCompile(`(?i)blocklist|is blocked|not allowed|Droid-Shield`), Denied},
 		},
 		"kilo": {
+			{regexp.MustCompile(`(?i)specified a rule which prevents`), Denied},
+			{regexp.MustCompile(`(?i)rejected permission|permission.*(rejected|denied)|requires approval`), Refused},
+		},
+		"opencode": {
 			{regexp.MustCompile(`(?i)specified a rule which prevents`), Denied},
 			{regexp.MustCompile(`(?i)rejected permission|permission.*(rejected|denied)|requires approval`), Refused},
 		},
@@ -207,6 +211,44 @@ var agentPermCases = []permCase{
 		calls: []permCall{
 			{"git status", "the plan agent's read-only list", Ran},
 			{"go build ./...", `the plan agent's "*": "deny" (after the user's bash "allow")`, Denied},
+		},
+	},
+
+	// An agent-level deny: OpenCode and Kilo match the rewritten command, so
+	// gotk must not rewrite what a rule of any agent names.
+	{
+		agent: "kilo", name: "agent-level-deny",
+		setup: func(e *Env) {
+			e.editJSON(filepath.Join(e.Home, ".config", "kilo", "kilo.json"), func(m map[string]any) {
+				m["permission"] = map[string]any{"bash": "allow"}
+				m["agent"] = map[string]any{"code": map[string]any{"permission": map[string]any{"bash": map[string]any{"git push *": "deny"}}}}
+			})
+		},
+		calls: []permCall{
+			{"git push origin main", `agent.code.permission "git push *": "deny"`, Denied},
+			{"git status", `bash "allow"`, Ran},
+		},
+	},
+	{
+		agent: "opencode", name: "agent-level-deny",
+		setup: func(e *Env) {
+			e.editJSON(filepath.Join(e.Home, ".config", "opencode", "opencode.json"), func(m map[string]any) {
+				m["agent"] = map[string]any{"build": map[string]any{"permission": map[string]any{"bash": map[string]any{"git push *": "deny"}}}}
+			})
+		},
+		calls: []permCall{
+			{"git push origin main", `agent.build.permission "git push *": "deny"`, Denied},
+			{"git status", `the build agent's "*": "allow"`, Ran},
+		},
+	},
+	{
+		agent: "opencode", name: "agent-markdown-deny",
+		setup: func(e *Env) {
+			e.WriteFile(filepath.Join(e.Home, ".config", "opencode", "agent", "build.md"),
+				"---\ndescription: build\nmode: primary\npermission:\n  bash:\n    \"git push *\": deny\n---\nYou build.\n")
+		},
+		calls: []permCall{
+			{"git push origin main", `agent/build.md permission "git push *": "deny"`, Denied},
 		},
 	},
 

@@ -88,6 +88,9 @@ type Part struct {
 	// hook command): written executable; a file that is not Script of some
 	// command (ScriptHook) is the user's and never replaced.
 	Script func(hook string) string
+	// ScriptWas are Script's earlier forms: a file of one of them is
+	// gotk's too, brought up to date by an install.
+	ScriptWas []func(hook string) string
 }
 
 // Describe names a part's entry for the manifest and messages.
@@ -277,7 +280,8 @@ func Agents() []*Agent {
 			Programs: []string{"cline"},
 			Parts: func(e *Env, s Scope, b Bins) []Part {
 				if s == Global {
-					return []Part{{Kind: KindFile, File: filepath.Join(ClineDir(e), "hooks", "PreToolUse"), Body: ClineHookScript(b.Hook), Script: ClineHookScript, What: "PreToolUse hook file"}}
+					return []Part{{Kind: KindFile, File: filepath.Join(ClineDir(e), "hooks", "PreToolUse"), Body: ClineHookScript(b.Hook), Script: ClineHookScript,
+						ScriptWas: []func(string) string{clineHookScriptV1}, What: "PreToolUse hook file"}}
 				}
 				f := filepath.Join(e.Cwd, ".clinerules")
 				if fi, err := os.Stat(f); err == nil && fi.IsDir() {
@@ -378,8 +382,19 @@ func Agents() []*Agent {
 
 // ClineHookScript is the hook file gotk-install writes for Cline: Cline
 // runs a file without extension as a program when its first line is a
-// shebang.
+// shebang. When the hook is gone (gotk moved or uninstalled by hand) the
+// script exits 0 with nothing on stdout, which Cline 3.0.65 takes as no
+// answer (runHookCommand reads only the hook's JSON on stdout): the tool
+// call goes ahead unchanged, and no "not found" exit 127 is left to any
+// Cline that would read it as a failure.
 func ClineHookScript(hook string) string {
+	return "#!/bin/sh\n# gotk-install: Cline runs this file before each tool call; gotk-hook-cline answers.\n" +
+		"# Without it, the tool call goes ahead unchanged.\ncommand -v " + hook + " >/dev/null 2>&1 || exit 0\nexec " + hook + "\n"
+}
+
+// clineHookScriptV1 is ClineHookScript before it stepped aside for a
+// missing hook.
+func clineHookScriptV1(hook string) string {
 	return "#!/bin/sh\n# gotk-install: Cline runs this file before each tool call; gotk-hook-cline answers.\nexec " + hook + "\n"
 }
 

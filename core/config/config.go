@@ -8,12 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/gotk-dev/gotk/core/regfile"
 )
 
 // Config is the whole user configuration.
@@ -53,7 +54,7 @@ func Path(env Env) string {
 // for stderr; the config is then the defaults.
 func Load(env Env) (Config, string) {
 	p := Path(env)
-	data, err := os.ReadFile(p)
+	data, err := regfile.Read(p, regfile.MaxRules)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return Config{}, ""

@@ -203,8 +203,10 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 	for i := range s.Commands {
 		c := &s.Commands[i]
 		p := plans[i]
-		typed := rules.Check(segmentFor(c, p, false))
-		run := rules.Check(segmentFor(c, p, true))
+		typedSeg, runSeg := segmentFor(c, p, false), segmentFor(c, p, true)
+		typedSeg.Source, runSeg.Source = s.Src[c.Start:c.End], s.Src[c.Start:c.End]
+		typedSeg.Line, runSeg.Line = s.Src, s.Src
+		typed, run := rules.Check(typedSeg), rules.Check(runSeg)
 		res := typed
 		if run.Verdict == permission.Deny {
 			res = run

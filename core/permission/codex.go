@@ -3,12 +3,17 @@ package permission
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/BurntSushi/toml"
+
+	"github.com/gotk-dev/gotk/core/regfile"
 	"github.com/gotk-dev/gotk/core/shell"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Codex CLI's execpolicy (openai/codex codex-rs/execpolicy: README.md,
@@ -48,23 +53,18 @@ func codexSystemDir(env Env) string {
 }
 
 func loadCodex(r *Rules, env Env) {
+	r.plainLine = codexPlainLine
 	type dir struct {
 		path  string
 		allow bool // its allow rules count
 	}
 	home := CodexHome(env)
 	dirs := []dir{{filepath.Join(codexSystemDir(env), "rules"), true}, {filepath.Join(home, "rules"), true}}
-	// Project layers: every .codex folder from the working directory up.
-	// Codex reads them only in a trusted project, between the project root
-	// and the working directory; reading more only adds deny and ask rules,
-	// and their allow rules never count.
-	if env.Cwd != "" {
-		for d := filepath.Clean(env.Cwd); filepath.IsAbs(d); d = filepath.Dir(d) {
-			dirs = append(dirs, dir{filepath.Join(d, ".codex", "rules"), false})
-			if filepath.Dir(d) == d {
-				break
-			}
-		}
+	// Project layers: the .codex folders from the project root down to the
+	// working directory, unless Codex disables them (config.toml present,
+	// folder not trusted). Their allow rules never count here.
+	for _, d := range codexProjectDirs(r, env, home) {
+		dirs = append(dirs, dir{filepath.Join(d, ".codex", "rules"), false})
 	}
 	seen := map[string]bool{}
 	for _, d := range dirs {
@@ -72,7 +72,7 @@ func loadCodex(r *Rules, env Env) {
 			continue
 		}
 		seen[filepath.Clean(d.path)] = true
-		ents, err := os.ReadDir(d.path)
+		ents, err := regfile.ReadDir(d.path)
 		if err != nil {
 			if !os.IsNotExist(err) && !isNotDir(err) {
 				r.unreadable("gotk: %s: %v", d.path, err)
@@ -116,6 +116,181 @@ func loadCodex(r *Rules, env Env) {
 			}
 		}
 	}
+}
+
+// codexConfig is what Codex's project layering reads from the system and
+// user config.toml (codex-rs/core/src/config_loader/mod.rs @b981304:
+// project_root_markers, projects.PATH.trust_level).
+type codexConfig struct {
+	Markers  *[]string `toml:"project_root_markers"`
+	Projects map[string]struct {
+		Trust string `toml:"trust_level"`
+	} `toml:"projects"`
+}
+
+// codexProjectDirs are the directories whose .codex folder Codex loads, the
+// project root first: every directory from the working directory up to the
+// project root (the nearest holding a project_root_markers entry, .git by
+// default; the working directory when none does), less those whose
+// .codex/config.toml exists in a folder Codex does not trust. Where gotk
+// cannot tell (a git worktree, whose trust Codex looks up by the main
+// repository), the folder counts: reading a deny
+// rule Codex ignores only keeps gotk out.
+func codexProjectDirs(r *Rules, env Env, home string) []string {
+	if env.Cwd == "" || !filepath.IsAbs(env.Cwd) {
+		return nil
+	}
+	markers := []string{".git"}
+	trusted := map[string]bool{}
+	sure := true
+	for _, f := range []string{filepath.Join(codexSystemDir(env), "config.toml"), filepath.Join(home, "config.toml")} {
+		data, err := env.read(f)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				// Codex refuses to start on a config it cannot read.
+				r.unreadable("gotk: %s: %v", f, err)
+			}
+			continue
+		}
+		var c codexConfig
+		if _, err := toml.Decode(string(data), &c); err != nil {
+			r.unreadable("gotk: %s: %s", f, oneLine(err.Error()))
+			continue
+		}
+		if c.Markers != nil {
+			markers = *c.Markers
+		}
+		for k, p := range c.Projects {
+			trusted[k] = p.Trust == "trusted"
+		}
+	}
+	cwd := filepath.Clean(env.Cwd)
+	var chain []string
+	root := cwd
+	for d := cwd; ; d = filepath.Dir(d) {
+		chain = append(chain, d)
+		if len(markers) > 0 && codexHasMarker(d, markers) {
+			root = d
+			break
+		}
+		if filepath.Dir(d) == d {
+			chain = []string{cwd}
+			break
+		}
+	}
+	if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && !fi.IsDir() {
+		sure = false // a worktree: Codex keys trust on the main repository too
+	}
+	var out []string
+	for i := len(chain) - 1; i >= 0; i-- {
+		d := chain[i]
+		if fi, err := os.Stat(filepath.Join(d, ".codex")); err != nil || !fi.IsDir() {
+			continue
+		}
+		if same(filepath.Join(d, ".codex"), home) {
+			continue
+		}
+		_, err := os.Stat(filepath.Join(d, ".codex", "config.toml"))
+		disabled := err == nil && sure && !(trusted[d] || trusted[root])
+		if !disabled {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func codexHasMarker(dir string, markers []string) bool {
+	for _, m := range markers {
+		if _, err := os.Stat(filepath.Join(dir, m)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// same reports whether two paths name one directory.
+func same(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+// codexPlainLine reports whether Codex splits line into plain commands and
+// matches its rules against each (codex-rs/core/src/bash.rs
+// try_parse_word_only_commands_sequence @b981304): simple commands of
+// literal words — plain, single- or double-quoted without expansions —
+// joined only by &&, ||, ; and |. Anything else (a redirect, &, a subshell
+// or group, !, time, an assignment, an expansion, a comment, |&) makes Codex
+// judge the line as one `bash -lc` script, which no prefix rule of a
+// program matches: Codex asks. Where this parser and tree-sitter might
+// disagree it answers false (no allow).
+func codexPlainLine(line string) bool {
+	f, err := syntax.NewParser(syntax.KeepComments(true), syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+	if err != nil || len(f.Last) > 0 || len(f.Stmts) == 0 {
+		return false
+	}
+	var stmt func(*syntax.Stmt) bool
+	stmt = func(st *syntax.Stmt) bool {
+		if st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 || len(st.Comments) > 0 {
+			return false
+		}
+		switch c := st.Cmd.(type) {
+		case *syntax.CallExpr:
+			if len(c.Assigns) > 0 || len(c.Args) == 0 {
+				return false
+			}
+			for _, w := range c.Args {
+				if !codexPlainWord(w) {
+					return false
+				}
+			}
+			return true
+		case *syntax.BinaryCmd:
+			switch c.Op {
+			case syntax.AndStmt, syntax.OrStmt, syntax.Pipe:
+				return stmt(c.X) && stmt(c.Y)
+			}
+		}
+		return false
+	}
+	for _, st := range f.Stmts {
+		if !stmt(st) {
+			return false
+		}
+	}
+	return true
+}
+
+// codexPlainWord: a word tree-sitter-bash reads as a word, string,
+// raw_string, number or their concatenation.
+func codexPlainWord(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(x.Value, "{}[]") {
+				return false // brace or glob expressions: other node kinds
+			}
+		case *syntax.SglQuoted:
+			if x.Dollar {
+				return false
+			}
+		case *syntax.DblQuoted:
+			if x.Dollar {
+				return false
+			}
+			for _, q := range x.Parts {
+				if _, ok := q.(*syntax.Lit); !ok {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func isNotDir(err error) bool {

@@ -28,6 +28,7 @@ func TestLoadCodex(t *testing.T) {
 	write(t, filepath.Join(home, ".codex", "rules", "default.rules"), codexRules)
 	write(t, filepath.Join(proj, ".codex", "rules", "p.rules"), `prefix_rule(pattern=["make", "deploy"], decision="forbidden")
 prefix_rule(pattern=["make"], decision="allow")`)
+	write(t, filepath.Join(proj, ".git", "HEAD"), "ref: refs/heads/main\n")
 	r := Load(Codex, env(home, filepath.Join(proj, "sub"), nil))
 	if len(r.Warnings) != 0 || r.Unreadable {
 		t.Fatalf("warnings: %v", r.Warnings)
@@ -131,4 +132,46 @@ func TestCodexRulesWithoutEvaluator(t *testing.T) {
 	if !r.Unreadable || !strings.Contains(strings.Join(r.Warnings, "\n"), "execpolicy") {
 		t.Fatalf("unreadable %v, warnings %q", r.Unreadable, r.Warnings)
 	}
+}
+
+// TestCodexProjectLayers: Codex loads the .codex folders from the project
+// root (the nearest .git, or project_root_markers) down to the working
+// directory, and disables one whose config.toml sits in an untrusted
+// folder (config_loader/mod.rs load_project_layers).
+func TestCodexProjectLayers(t *testing.T) {
+	home := t.TempDir()
+	above := filepath.Join(home, "w")
+	proj := filepath.Join(above, "repo")
+	cwd := filepath.Join(proj, "sub")
+	deny := func(dir, word string) {
+		write(t, filepath.Join(dir, ".codex", "rules", word+".rules"), `prefix_rule(pattern=["`+word+`"], decision="forbidden")`)
+	}
+	deny(above, "above")
+	deny(proj, "root")
+	deny(cwd, "here")
+	check := func(name string, want map[string]Verdict) {
+		t.Helper()
+		r := Load(Codex, env(home, cwd, nil))
+		if r.Unreadable {
+			t.Fatalf("%s: %v", name, r.Warnings)
+		}
+		for cmd, v := range want {
+			if got := r.Check(Segment{Forms: []string{cmd}, AllowForm: cmd}).Verdict; got != v {
+				t.Errorf("%s: %q = %v, want %v", name, cmd, got, v)
+			}
+		}
+	}
+	// No marker: the project root is the working directory.
+	check("no marker", map[string]Verdict{"here": Deny, "root": Default, "above": Default})
+	write(t, filepath.Join(proj, ".git", "HEAD"), "x")
+	check(".git", map[string]Verdict{"here": Deny, "root": Deny, "above": Default})
+	write(t, filepath.Join(home, ".codex", "config.toml"), `project_root_markers = ["w.marker"]`)
+	write(t, filepath.Join(above, "w.marker"), "")
+	check("markers", map[string]Verdict{"here": Deny, "root": Deny, "above": Deny})
+	// A config.toml in an untrusted folder disables the layer, rules too.
+	write(t, filepath.Join(home, ".codex", "config.toml"), "")
+	write(t, filepath.Join(proj, ".codex", "config.toml"), "")
+	check("untrusted", map[string]Verdict{"here": Deny, "root": Default})
+	write(t, filepath.Join(home, ".codex", "config.toml"), "[projects.\""+proj+"\"]\ntrust_level = \"trusted\"\n")
+	check("trusted", map[string]Verdict{"here": Deny, "root": Deny})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -29,6 +30,7 @@ import (
 // the user tier: tools.exclude 4.4, tools.confirmationRequired 4.35,
 // tools.allowed 4.3 (config.ts).
 const (
+	geminiExtensionTier = 2
 	geminiWorkspaceTier = 3
 	geminiUserTier      = 4
 	geminiAdminTier     = 5
@@ -84,6 +86,14 @@ func geminiPolicyPaths(env Env, trusted bool, policyPaths, adminPaths []string) 
 	for _, p := range policyPaths {
 		dirs = append(dirs, geminiPolicyDir{p, geminiUserTier, false})
 	}
+	// Extensions' policies (~/.gemini/extensions/NAME/policies), tier 2:
+	// deny and ask rules; gotk does not know which extensions are enabled.
+	if m, err := filepath.Glob(filepath.Join(GeminiDir(env), "extensions", "*", "policies")); err == nil {
+		sort.Strings(m)
+		for _, p := range m {
+			dirs = append(dirs, geminiPolicyDir{p, geminiExtensionTier, false})
+		}
+	}
 	if trusted && env.Cwd != "" {
 		ws := filepath.Join(env.Cwd, ".gemini", "policies")
 		if ws != user {
@@ -98,7 +108,7 @@ func geminiPolicyPaths(env Env, trusted bool, policyPaths, adminPaths []string) 
 func loadGeminiPolicies(r *Rules, env Env, dirs []geminiPolicyDir) {
 	seen := map[string]bool{}
 	for _, d := range dirs {
-		for _, f := range policyFiles(r, d.path) {
+		for _, f := range policyFiles(r, d) {
 			if seen[f] {
 				continue
 			}
@@ -117,8 +127,13 @@ func loadGeminiPolicies(r *Rules, env Env, dirs []geminiPolicyDir) {
 }
 
 // policyFiles lists the .toml files of a directory, sorted, or the path
-// itself when it names a .toml file.
-func policyFiles(r *Rules, path string) []string {
+// itself when it names a .toml file. As Gemini (toml-loader.ts
+// readPolicyFiles), entries may be symlinks, except that a workspace
+// policy's link may not lead out of its directory (Gemini skips those).
+// What a link leads to is checked when it is read: anything but a regular
+// file makes the rules unreadable.
+func policyFiles(r *Rules, d geminiPolicyDir) []string {
+	path := d.path
 	st, err := os.Stat(path)
 	if err != nil {
 		if !os.IsNotExist(err) {
@@ -127,8 +142,11 @@ func policyFiles(r *Rules, path string) []string {
 		return nil
 	}
 	if !st.IsDir() {
-		if strings.HasSuffix(path, ".toml") {
+		if st.Mode().IsRegular() && strings.HasSuffix(path, ".toml") {
 			return []string{path}
+		}
+		if !st.Mode().IsRegular() {
+			r.warnf("gotk: %s: neither a directory nor a regular file; skipped, as Gemini does", path)
 		}
 		return nil
 	}
@@ -139,12 +157,33 @@ func policyFiles(r *Rules, path string) []string {
 	}
 	var out []string
 	for _, e := range ents {
-		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".toml") {
-			out = append(out, filepath.Join(path, e.Name()))
+		if !strings.HasSuffix(e.Name(), ".toml") {
+			continue
 		}
+		if !e.Type().IsRegular() && e.Type()&fs.ModeSymlink == 0 {
+			r.warnf("gotk: %s: not a regular file; skipped, as Gemini does", filepath.Join(path, e.Name()))
+			continue
+		}
+		f := filepath.Join(path, e.Name())
+		if e.Type()&fs.ModeSymlink != 0 && d.tier == geminiWorkspaceTier && !within(f, path) {
+			continue
+		}
+		out = append(out, f)
 	}
 	sort.Strings(out)
 	return out
+}
+
+// within reports whether the link f resolves inside dir (both resolved);
+// a link that cannot be resolved counts as inside, to be read and fail.
+func within(f, dir string) bool {
+	rf, err1 := filepath.EvalSymlinks(f)
+	rd, err2 := filepath.EvalSymlinks(dir)
+	if err1 != nil || err2 != nil {
+		return true
+	}
+	rel, err := filepath.Rel(rd, rf)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // addGeminiPolicy adds one policy file's rules for run_shell_command.
@@ -283,7 +322,45 @@ func (r *Rules) geminiMatchers(file string, raw map[string]any, v Verdict) []Rul
 		r.warnf("gotk: %s: regular expression %q: %v; the %s rule is taken to match every command", file, pattern, oneLine(err.Error()), v)
 		return []Rule{{Pattern: "*"}}
 	}
-	return []Rule{{Pattern: pattern, test: func(cmd string) bool { return re.MatchString(geminiArgs(cmd)) }}}
+	return []Rule{{Pattern: pattern, test: func(cmd string) bool {
+		for _, a := range geminiArgsForms(cmd) {
+			if re.MatchString(a) {
+				return true
+			}
+		}
+		return false
+	}}}
+}
+
+// geminiArgsForms are the serialisations of a shell call's arguments
+// Gemini may test an argsPattern against (policy-engine.ts check:
+// stableStringify of all the call's arguments, keys sorted, each top-level
+// pair between NUL bytes), over the arguments a hook does not see:
+// description, dir_path, is_background absent or present. A rule counts as
+// matching when any form matches: for deny and ask that is the careful
+// side; for Gemini's allow rules too, as gotk does not rewrite a command
+// one of them allows.
+func geminiArgsForms(cmd string) []string {
+	c := jsString(cmd)
+	out := []string{geminiArgs(cmd)}
+	for _, desc := range []string{"", `""`, c} {
+		for _, dir := range []string{"", `""`, `"."`} {
+			for _, bg := range []string{"", "false", "true"} {
+				pairs := []string{"\x00\"command\":" + c + "\x00"}
+				if desc != "" {
+					pairs = append(pairs, "\x00\"description\":"+desc+"\x00")
+				}
+				if dir != "" {
+					pairs = append(pairs, "\x00\"dir_path\":"+dir+"\x00")
+				}
+				if bg != "" {
+					pairs = append(pairs, "\x00\"is_background\":"+bg+"\x00")
+				}
+				out = append(out, "{"+strings.Join(pairs, ",")+"}")
+			}
+		}
+	}
+	return out
 }
 
 // geminiPrefixRegexp is buildArgsPatterns' regular expression for one

@@ -241,3 +241,58 @@ func TestGeminiPrefixRegexp(t *testing.T) {
 }
 
 func mustMatch(re, s string) bool { return regexp.MustCompile(re).MatchString(s) }
+
+// TestGeminiHeuristics: the commands Gemini asks about by their first
+// word (dangerous ones; git in an untrusted folder) are never rewritten
+// for it, whatever its policies allow; extension policies count; an
+// argsPattern is tested against Gemini's serialisation of all arguments.
+func TestGeminiHeuristics(t *testing.T) {
+	home := t.TempDir()
+	proj := filepath.Join(home, "p")
+	vars := map[string]string{"GEMINI_CLI_TRUST_WORKSPACE": "true"}
+	write(t, filepath.Join(home, ".gemini", "policies", "a.toml"), "[[rule]]\ntoolName = \"run_shell_command\"\ndecision = \"allow\"\npriority = 999\n")
+	r := Load(Gemini, env(home, proj, vars))
+	checkAll(t, r, map[string]Verdict{
+		"git -c core.pager=x log":   Deny,
+		"git --config-env=a=b show": Deny,
+		"git log --output=/tmp/x":   Deny,
+		"git branch -D main":        Deny,
+		"rg --pre ./x foo":          Deny,
+		"rg -z foo":                 Deny,
+		"/usr/bin/rg --pre=x foo":   Deny,
+		"find . -fprint /tmp/x":     Deny,
+		"find . -name x":            Allow,
+		"sudo rm -rf x":             Deny,
+		"git status":                Allow,
+		"git branch -a":             Allow,
+		"rg foo":                    Allow,
+	})
+	// Not trusted for sure: no git command.
+	r = Load(Gemini, env(home, proj, nil))
+	checkAll(t, r, map[string]Verdict{"git status": Allow, "ls": Allow})
+	write(t, filepath.Join(home, ".gemini", "settings.json"), `{"security": {"folderTrust": {"enabled": true}}}`)
+	r = Load(Gemini, env(home, proj, nil))
+	checkAll(t, r, map[string]Verdict{"git status": Deny, "/usr/bin/git log": Deny, "ls": Allow})
+
+	// An extension's policy.
+	write(t, filepath.Join(home, ".gemini", "extensions", "ext", "policies", "p.toml"),
+		"[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"make\"\ndecision = \"deny\"\npriority = 5\n")
+	write(t, filepath.Join(home, ".gemini", "settings.json"), `{}`)
+	r = Load(Gemini, env(home, proj, vars))
+	// The user's allow (tier 4) beats the extension's deny (tier 2).
+	checkAll(t, r, map[string]Verdict{"make all": Allow})
+	write(t, filepath.Join(home, ".gemini", "policies", "a.toml"), "")
+	r = Load(Gemini, env(home, proj, vars))
+	checkAll(t, r, map[string]Verdict{"make all": Deny, "ls": Default})
+
+	// argsPattern over all the call's arguments: a pattern on a field the
+	// hook does not see may match; one anchored on the command's end too.
+	write(t, filepath.Join(home, ".gemini", "policies", "a.toml"), `[[rule]]
+toolName = "run_shell_command"
+argsPattern = '"command":"npm test"\x00,\x00"description"'
+decision = "deny"
+priority = 1
+`)
+	r = Load(Gemini, env(home, proj, vars))
+	checkAll(t, r, map[string]Verdict{"npm test": Deny, "npm run": Default})
+}

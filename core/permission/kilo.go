@@ -27,7 +27,13 @@ import (
 // $KILO_PERMISSION) from every config file Kilo reads: ~/.config/kilo,
 // ~/.kilocode, /etc/kilo, $KILO_CONFIG, $KILO_CONFIG_DIR,
 // $KILO_CONFIG_CONTENT, and kilo.json(c)/opencode.json(c) in the project's
-// directories and their .kilo/ and .kilocode/ folders up to the root. The
+// directories and their .kilo/ and .kilocode/ folders up to the root; and
+// the permission in the front matter of the agent and mode markdown files
+// ({agent,agents}/**/*.md, {mode,modes}/*.md) of ~/.config/kilo,
+// ~/.kilocode, ~/.kilo, $KILO_CONFIG_DIR and every .kilo/, .kilocode/ and
+// .opencode/ folder up from the project. Kilo matches a rule on the
+// command's source text, leading assignments and trailing redirects
+// included (Segment.Source), as well as on its words. The
 // agent is $GOTK_KILO_AGENT (the plugin reads it from Kilo's chat.params);
 // without it, the defaults of every agent. The defaults (7.7.9): the code
 // agent's bash allowlist, dead once the user's configuration has a bash
@@ -81,6 +87,7 @@ type kiloRule struct {
 }
 
 func loadKilo(r *Rules, env Env) {
+	r.sourceText = true
 	var files []string
 	global := env.Getenv("XDG_CONFIG_HOME")
 	if global == "" {
@@ -92,11 +99,13 @@ func loadKilo(r *Rules, env Env) {
 			files = append(files, filepath.Join(dir, n))
 		}
 	}
+	mdDirs := []string{filepath.Join(global, "kilo"), filepath.Join(env.Home, ".kilocode"), filepath.Join(env.Home, ".kilo")}
 	inDir(filepath.Join(global, "kilo"))
 	inDir(filepath.Join(env.Home, ".kilocode"))
 	inDir("/etc/kilo")
 	if d := env.Getenv("KILO_CONFIG_DIR"); d != "" {
 		inDir(d)
+		mdDirs = append(mdDirs, d)
 	}
 	if f := env.Getenv("KILO_CONFIG"); f != "" {
 		files = append(files, f)
@@ -112,6 +121,7 @@ func loadKilo(r *Rules, env Env) {
 					files = append(files, filepath.Join(d, sub, n))
 				}
 			}
+			mdDirs = append(mdDirs, filepath.Join(d, ".kilo"), filepath.Join(d, ".kilocode"), filepath.Join(d, ".opencode"))
 			if inRepo {
 				applies = len(files)
 			}
@@ -124,64 +134,17 @@ func loadKilo(r *Rules, env Env) {
 		}
 	}
 
-	var user []kiloRule
-	agents := map[string][]kiloRule{}
-	read := func(source string, data []byte, counts bool) {
-		var doc map[string]any
-		if err := parseJSONC(data, &doc); err != nil {
-			r.unreadable("gotk: %s: %s; gotk steps aside", source, oneLine(err.Error()))
-			return
-		}
-		r.Sources = append(r.Sources, source)
-		user = append(user, kiloRules(doc["permission"], source, counts)...)
-		if tools, ok := doc["tools"].(map[string]any); ok {
-			for k := range tools {
-				if kiloMatch("bash", k) {
-					user = append(user, kiloRule{pattern: "*", source: source + " tools", catchAll: counts})
-				}
-			}
-		}
-		for _, key := range []string{"agent", "mode"} {
-			m, _ := doc[key].(map[string]any)
-			for name, a := range m {
-				if a, ok := a.(map[string]any); ok {
-					agents[name] = append(agents[name], kiloRules(a["permission"], source+" "+key+"."+name, counts)...)
-				}
-			}
-		}
-	}
+	c := newOpenCodeRules(r, env)
 	for i, f := range files {
-		data, err := env.read(f)
-		if err != nil {
-			if !os.IsNotExist(err) && !os.IsPermission(err) && !strings.Contains(err.Error(), "not a directory") {
-				r.unreadable("gotk: %s: %v; gotk steps aside", f, err)
-			}
-			continue
-		}
-		read(f, data, i < applies)
+		c.file(f, i < applies)
 	}
-	if c := env.Getenv("KILO_CONFIG_CONTENT"); c != "" {
-		read("$KILO_CONFIG_CONTENT", []byte(c), true)
-	}
-	if p := env.Getenv("KILO_PERMISSION"); p != "" {
-		var v any
-		if err := parseJSONC([]byte(p), &v); err != nil {
-			r.unreadable("gotk: $KILO_PERMISSION: %s; gotk steps aside", oneLine(err.Error()))
-		} else {
-			user = append(user, kiloRules(v, "$KILO_PERMISSION", true)...)
-		}
-	}
+	c.rest(mdDirs, "KILO")
+	user, agents := c.user, c.agents
 
 	// The live rules of the agent (or of every agent).
 	agent := env.Getenv("GOTK_KILO_AGENT")
 	var live []kiloRule
-	add := func(rules []kiloRule) {
-		for _, k := range rules {
-			if !k.catchAll && !kiloCatchAll(k.pattern) {
-				live = append(live, k)
-			}
-		}
-	}
+	add := func(rules []kiloRule) { live = append(live, liveRules(rules)...) }
 	defaults := func(patterns []string, source string) {
 		for _, p := range patterns {
 			live = append(live, kiloRule{pattern: p, action: "default", source: source})
@@ -216,9 +179,7 @@ func loadKilo(r *Rules, env Env) {
 		defaults(kiloReadOnlyDefaults(), "Kilo's read-only agents' defaults")
 	}
 	for _, k := range live {
-		k := k
-		r.Ask = append(r.Ask, Rule{Pattern: k.pattern, Raw: `bash "` + k.pattern + `": ` + k.action, Source: k.source,
-			test: func(cmd string) bool { return kiloRuleMatches(k.pattern, cmd) }})
+		r.Ask = append(r.Ask, k.keepOut())
 	}
 	r.Ask = append(r.Ask, externalDirectoryCat("Kilo"))
 }

@@ -66,3 +66,42 @@ func TestLoadKilo(t *testing.T) {
 		"cargo build": Ask, // and the defaults are live again: no catch-all of the user's… but "*": ask is one
 	})
 }
+
+// TestKiloSources: Kilo's agent and mode markdown files count, and its
+// rules are matched on the command's source text too — leading
+// assignments and trailing redirects included.
+func TestKiloSources(t *testing.T) {
+	home := t.TempDir()
+	proj := filepath.Join(home, "proj")
+	write(t, filepath.Join(proj, ".git", "HEAD"), "ref: refs/heads/main\n")
+	vars := map[string]string{"XDG_CONFIG_HOME": filepath.Join(home, ".config"), "GOTK_KILO_AGENT": "code"}
+	write(t, filepath.Join(home, ".config", "kilo", "kilo.json"), `{"permission": {"bash": "allow"}}`)
+	write(t, filepath.Join(proj, ".kilo", "agent", "code.md"), "---\npermission:\n  bash:\n    \"git push *\": deny\n---\nbody\n")
+	r := Load(Kilo, env(home, proj, vars))
+	if r.Unreadable {
+		t.Fatalf("unreadable: %q", r.Warnings)
+	}
+	checkAll(t, r, map[string]Verdict{"git push origin main": Ask, "git status": Default})
+
+	write(t, filepath.Join(proj, ".kilo", "agent", "code.md"), "---\npermission:\n  bash:\n    \"GIT_SSH_COMMAND=* git push *\": deny\n    \"git log*2>&1\": deny\n---\n")
+	r = Load(Kilo, env(home, proj, vars))
+	for _, c := range []struct {
+		words, source string
+		want          Verdict
+	}{
+		{"git push origin", "GIT_SSH_COMMAND='ssh -i k' git push origin", Ask},
+		{"git push origin", "git push origin", Default},
+		{"git log -3", "git log -3 2>&1", Ask},
+		{"git log -3", "git log -3", Default},
+	} {
+		s := Segment{Forms: []string{c.words}, AllowForm: c.words, Source: c.source}
+		if got := r.Check(s).Verdict; got != c.want {
+			t.Errorf("%q: %v, want %v", c.source, got, c.want)
+		}
+	}
+	// A broken front matter: the agent's rules are unknown.
+	write(t, filepath.Join(proj, ".kilo", "modes", "x.md"), "---\npermission: [\n---\n")
+	if r := Load(Kilo, env(home, proj, vars)); !r.Unreadable {
+		t.Error("broken front matter: rules readable")
+	}
+}

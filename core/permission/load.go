@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+
+	"github.com/gotk-dev/gotk/core/regfile"
 )
 
 // Env is what loading rules needs from the outside world; tests pass their
@@ -16,7 +18,8 @@ type Env struct {
 	Getenv func(string) string
 	Home   string
 	Cwd    string // the agent's working directory
-	// ReadFile defaults to os.ReadFile.
+	// ReadFile defaults to regfile.Read: a regular file of at most
+	// regfile.MaxRules bytes, never a FIFO or device.
 	ReadFile func(string) ([]byte, error)
 	// ManagedDir overrides the system-wide managed settings location (tests).
 	ManagedDir string
@@ -46,7 +49,7 @@ func (e Env) read(path string) ([]byte, error) {
 	if e.ReadFile != nil {
 		return e.ReadFile(path)
 	}
-	return os.ReadFile(path)
+	return regfile.Read(path, regfile.MaxRules)
 }
 
 // Load reads the rule files of host. Hosts without rule files get an empty
@@ -347,6 +350,7 @@ func loadGemini(r *Rules, env Env) {
 	}
 	policyPaths = append(policyPaths, sys.PolicyPaths...)
 	loadGeminiPolicies(r, env, geminiPolicyPaths(env, trusted, policyPaths, sys.AdminPolicyPaths))
+	r.Deny = append(r.Deny, geminiHeuristicRules(trusted)...)
 }
 
 // addRanked is add with every new rule at priority p.
@@ -363,6 +367,12 @@ func (r *Rules) addRanked(dst *[]Rule, entries []any, source, tool string, p flo
 func (r *Rules) readJSON(env Env, path string, v any) bool {
 	data, err := env.read(path)
 	if err != nil {
+		if regfile.Skipped(err) {
+			// Not a file the host could read either, but what the host
+			// makes of it is unknown.
+			r.unreadable("gotk: %s: %v", path, err)
+			return false
+		}
 		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
 			r.warnf("gotk: %s: %v; its permission rules are ignored", path, err)
 		}

@@ -66,6 +66,14 @@ type Segment struct {
 	// AllowForm is the one spelling allow rules are tested against: wrappers
 	// the host itself strips are removed, nothing else.
 	AllowForm string
+	// Source is the simple command's source text, leading assignments and
+	// redirects included. Deny and ask rules of hosts that match that text
+	// (Kilo, OpenCode) are tested against it too.
+	Source string
+	// Line is the whole command line the segment is part of. A host that
+	// matches its rules only on lines it can split into plain commands
+	// (Codex) applies no allow rule to any other line.
+	Line string
 }
 
 // Rules is the loaded rule set of one host.
@@ -91,6 +99,11 @@ type Rules struct {
 	match     func(pattern, cmd string) bool
 	// ranked: the highest-priority matching rule wins (see Rule.Priority).
 	ranked bool
+	// sourceText: the host matches a command's source text (Segment.Source).
+	sourceText bool
+	// plainLine, when set, tells the lines whose commands the host matches
+	// its rules against one by one; on any other line no allow rule holds.
+	plainLine func(line string) bool
 }
 
 // Rule is one pattern and the file it came from.
@@ -135,6 +148,12 @@ func (r *Rules) Check(s Segment) Result {
 			return s.AllowForm != "" && rule.test(s.AllowForm)
 		}
 		return m(rule.Pattern, s.AllowForm)
+	}
+	if r.plainLine != nil && s.Line != "" && !r.plainLine(s.Line) {
+		s.AllowForm = ""
+	}
+	if r.sourceText && s.Source != "" {
+		s.Forms = append(s.Forms[:len(s.Forms):len(s.Forms)], normalize(s.Source))
 	}
 	var best *Rule
 	bestV := Default

@@ -166,9 +166,10 @@ func TestLoadGemini(t *testing.T) {
   "security": {"folderTrust": {"enabled": true}},
 }`)
 	write(t, filepath.Join(proj, ".gemini", "settings.json"), `{"tools":{"allowed":["run_shell_command"]}}`)
-	// folder trust on, workspace not trusted: the project file is ignored
+	// folder trust on, workspace not trusted: the project file is ignored,
+	// and Gemini asks before any git command (gotk steps aside for it)
 	r := Load(Gemini, env(home, proj, nil))
-	for cmd, want := range map[string]Verdict{"git status": Allow, "git log": Default, "rm -rf x": Deny} {
+	for cmd, want := range map[string]Verdict{"git status": Deny, "git log": Deny, "rm -rf x": Deny, "ls": Default, "cat x": Default} {
 		if got := r.Check(seg(cmd)).Verdict; got != want {
 			t.Errorf("gemini untrusted %q: %v, want %v", cmd, got, want)
 		}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gotk-dev/gotk/core/internal/sum256"
+	"github.com/gotk-dev/gotk/core/regfile"
 )
 
 // Env is what finding and trusting filter files needs from the process.
@@ -174,7 +175,7 @@ func (e *TooLargeError) Reason() string {
 // is a *TooLargeError, found by its size before any of it is read (a file
 // that grows while it is read too).
 func ReadFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path) // never a FIFO or device: a hook would wait on it
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +217,7 @@ func TrustFile(e Env) string {
 
 func readPins(e Env) pins {
 	p := pins{}
-	data, err := os.ReadFile(TrustFile(e))
+	data, err := regfile.Read(TrustFile(e), regfile.MaxRules)
 	if err == nil {
 		_ = json.Unmarshal(data, &p)
 	}

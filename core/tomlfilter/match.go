@@ -8,6 +8,8 @@ import (
 	"regexp/syntax"
 	"strings"
 	"sync"
+
+	"github.com/gotk-dev/gotk/core/regfile"
 )
 
 // Matcher answers, on a hook call, which user or trusted project filter a
@@ -57,7 +59,7 @@ func LoadMatcher(e Env) *Matcher {
 	cpath := CachePath(e)
 	cache := cacheFile{Files: map[string]cacheEntry{}}
 	if cpath != "" {
-		if data, err := os.ReadFile(cpath); err == nil {
+		if data, err := regfile.Read(cpath, regfile.MaxRules); err == nil {
 			cache = decodeCache(data)
 		}
 	}

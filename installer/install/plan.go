@@ -375,7 +375,16 @@ func (pl *plan) uninstall(a *agentconf.Agent, p agentconf.Part, m *agentconf.Man
 // gotkScript reports whether b is a hook script of gotk's form, whatever
 // command it runs.
 func gotkScript(p *agentconf.Part, b []byte) bool {
-	return p.Script != nil && string(b) == p.Script(agentconf.ScriptHook(b))
+	if p.Script == nil {
+		return false
+	}
+	h := agentconf.ScriptHook(b)
+	for _, form := range append([]func(string) string{p.Script}, p.ScriptWas...) {
+		if string(b) == form(h) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkVibeHooks checks that the TOML parses and holds one hook named gotk.

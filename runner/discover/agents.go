@@ -3,11 +3,12 @@ package discover
 import (
 	"encoding/json"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/gotk-dev/gotk/core/regfile"
 )
 
 // Env is where the scan looks: the user's home and environment.
@@ -113,7 +114,7 @@ func (s *scan) unknown()   { s.stats.Unknown++; s.stats.Skipped++ }
 // lines reads a JSONL file, calling fn with each non-empty line; fn
 // returns false for a line it could not read (counted as malformed).
 func (s *scan) lines(path string, fn func(line []byte) bool) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		s.stats.Unreadable = append(s.stats.Unreadable, oneLine(err.Error()))
 		return

@@ -2,12 +2,13 @@ package discover
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/gotk-dev/gotk/core/regfile"
 )
 
 // Gemini CLI writes one JSONL file per session under
@@ -121,15 +122,18 @@ func readGemini(path string, s *scan) {
 	})
 }
 
+// maxSmall bounds a file that holds one path.
+const maxSmall = 64 << 10
+
 // geminiProject is the project directory of a .gemini/tmp/<project>
 // directory: its .project_root file, else the projects.json entry.
 func geminiProject(tmpDir string) string {
-	if b, err := os.ReadFile(filepath.Join(tmpDir, ".project_root")); err == nil {
+	if b, err := regfile.Read(filepath.Join(tmpDir, ".project_root"), maxSmall); err == nil {
 		if p := strings.TrimSpace(string(b)); filepath.IsAbs(p) {
 			return p
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(tmpDir)), "projects.json"))
+	b, err := regfile.Read(filepath.Join(filepath.Dir(filepath.Dir(tmpDir)), "projects.json"), regfile.MaxRules)
 	if err != nil {
 		return ""
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/gotk-dev/gotk/core/regfile"
 )
 
 // OpenCode 1.x keeps its sessions in a SQLite database:
@@ -57,6 +59,13 @@ type opencodePart struct {
 }
 
 func readOpenCode(path string, s *scan) {
+	// SQLite would wait on a FIFO and read a device as a database.
+	f, err := regfile.Open(path)
+	if err != nil {
+		s.stats.Unreadable = append(s.stats.Unreadable, oneLine(err.Error()))
+		return
+	}
+	f.Close()
 	dsn := "file:" + filepath.ToSlash(path) + "?mode=ro&_pragma=busy_timeout(5000)"
 	if _, err := os.Stat(path + "-wal"); errors.Is(err, fs.ErrNotExist) {
 		// OpenCode is not running (its WAL goes with its last connection):
