@@ -315,12 +315,6 @@ func words(l string) []string {
 	return out
 }
 
-// fold trims a line and folds its runs of blanks (alignment is not
-// meaning).
-func fold(s string) string {
-	return strings.Join(strings.Fields(ansiRe().ReplaceAllString(s, "")), " ")
-}
-
 // ansiRe matches terminal colour and cursor sequences: colour is not
 // meaning, and compact forms drop it.
 var ansiRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`) })
