@@ -174,7 +174,10 @@ func codexProjectDirs(r *Rules, env Env, home string) []string {
 			break
 		}
 		if filepath.Dir(d) == d {
-			chain = []string{cwd}
+			// No project root: Codex reads the working directory's layer
+			// alone. Every ancestor's is read here too — only their prompt
+			// and forbidden rules count, which can only make gotk step
+			// aside (the host then decides as without gotk), never allow.
 			break
 		}
 	}

@@ -161,8 +161,10 @@ func TestCodexProjectLayers(t *testing.T) {
 			}
 		}
 	}
-	// No marker: the project root is the working directory.
-	check("no marker", map[string]Verdict{"here": Deny, "root": Default, "above": Default})
+	// No marker: Codex reads the working directory's layer alone; gotk
+	// reads every ancestor's deny and prompt rules too (stepping aside on
+	// a rule Codex would not apply only leaves the decision to Codex).
+	check("no marker", map[string]Verdict{"here": Deny, "root": Deny, "above": Deny})
 	write(t, filepath.Join(proj, ".git", "HEAD"), "x")
 	check(".git", map[string]Verdict{"here": Deny, "root": Deny, "above": Default})
 	write(t, filepath.Join(home, ".codex", "config.toml"), `project_root_markers = ["w.marker"]`)
