@@ -9,7 +9,7 @@ import (
 	"github.com/gotk-dev/gotk/e2e/fakemodel"
 )
 
-// TestCopilotMatcherScopesShell — issue 13, finding 5: Copilot CLI denies a
+// TestCopilotMatcherScopesShell — Copilot CLI denies a
 // tool call whose preToolUse hook errors, so gotk's entry, which had no
 // matcher, let a missing or crashing gotk-hook-copilot block every tool.
 // gotk-install now writes "matcher": "bash|powershell". With the hook

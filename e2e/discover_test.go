@@ -13,7 +13,7 @@ import (
 	"github.com/gotk-dev/gotk/e2e/fakemodel"
 )
 
-// Issue 16: `gotk discover` reads the transcripts each agent really
+// `gotk discover` reads the transcripts each agent really
 // writes. Each agent runs the same commands twice — without gotk, then with
 // gotk installed by the real installer — and the real `gotk discover
 // --json` over the run's HOME must find: without gotk, the four commands

@@ -12,7 +12,7 @@ import (
 	"github.com/gotk-dev/gotk/core/hookio/hookiotest"
 )
 
-// TestHookRewriteParity (issue 17): for every host, a sample of the
+// TestHookRewriteParity: for every host, a sample of the
 // decision corpus and a set of session and mode variants, the hook's
 // answer equals `gotk rewrite --json --host X` — the command, and for
 // hosts whose answer says allow or ask, which — in and out of a host

@@ -59,7 +59,7 @@ var permCases = []permCase{
 			{"go test ./...", "no rule, not read-only (-p cannot ask)", Refused},
 		},
 	},
-	// Issue 11: each hole a hostile review found, run with and without gotk.
+	// Each hole a hostile review found, run with and without gotk.
 	{
 		agent: "claude", name: "quoted-deny",
 		setup: func(e *Env) {

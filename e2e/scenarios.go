@@ -15,7 +15,7 @@ import (
 	"time"
 )
 
-// Helpers for scenarios 3–8 (issue 7): outcomes of a tool call, argument
+// Helpers for scenarios 3–8 (docs/agents.md): outcomes of a tool call, argument
 // edits, gotk's binaries in a directory of the test's choosing, snapshots of
 // a HOME, the audit log.
 

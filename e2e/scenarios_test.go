@@ -10,7 +10,7 @@ import (
 	"github.com/gotk-dev/gotk/e2e/fakemodel"
 )
 
-// Scenarios 3, 5, 6, 7 and 8 of issue 7. Scenario 4 is permission_test.go.
+// Scenarios 3, 5, 6, 7 and 8 of docs/agents.md. Scenario 4 is permission_test.go.
 
 // requireCompactStatus fails t unless got is gotk's compact `git status`.
 func requireCompactStatus(t *testing.T, agent, got string) {
@@ -297,7 +297,7 @@ func TestGotkUninstall(t *testing.T) {
 				t.Fatalf("%s: gotk-install changed nothing under HOME", a.Name)
 			}
 			// gotk verify, in the run's environment, passes the install
-			// (issue 13: it probes the hook and checks gotk is on PATH).
+			// (it probes the hook and checks gotk is on PATH).
 			out, code := e.Verify(bin)
 			if code != 0 || !strings.Contains(out, "PASS  "+a.Name+" (global): ") || strings.Contains(out, "FAIL") {
 				t.Errorf("%s: gotk verify after install (exit %d):\n%s", a.Name, code, out)
@@ -318,7 +318,7 @@ func TestGotkUninstall(t *testing.T) {
 				t.Errorf("%s: HOME after uninstall differs from before install:\n%s", a.Name, strings.Join(changed, "\n"))
 			}
 			if len(leftovers) > 0 {
-				// Issue 13: uninstall takes out its backups, its lock and
+				// Uninstall takes out its backups, its lock and
 				// the folders it made, too.
 				t.Errorf("%s: gotk left files of its own after uninstall:\n%s", a.Name, strings.Join(leftovers, "\n"))
 			}

@@ -177,7 +177,7 @@ func smallRepo(b *testing.B) string {
 	write("f.txt", "staged\n")
 	git("add", "f.txt")
 	git("mv", "e.txt", "renamed.txt")
-	// 50 changes in all, as in issue 19's measure: tracked files changed,
+	// 50 changes in all, as in the runner-overhead measure: tracked files changed,
 	// new files staged, untracked files.
 	for i := range 15 {
 		write(fmt.Sprintf("m%02d.go", i), "package x\n")

@@ -24,7 +24,7 @@ func BenchmarkHook(b *testing.B) {
 
 // BenchmarkHook200Filters times the hook on a command that one of 200
 // user filters (a global filters.toml) matches: the filters' match part
-// comes from the cache after the first call (issue 14: at most 1.3x the
+// comes from the cache after the first call (the target: at most 1.3x the
 // floor, like the plain hook).
 func BenchmarkHook200Filters(b *testing.B) {
 	var f strings.Builder

@@ -10,7 +10,7 @@ import (
 	"github.com/gotk-dev/gotk/core/permission"
 )
 
-// Issue 11: the holes a hostile review found, each as the class it belongs
+// The holes a hostile review found, each as the class it belongs
 // to. The property tests in property_test.go prove the principles; these
 // pin the reported examples.
 

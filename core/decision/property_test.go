@@ -13,7 +13,7 @@ import (
 	"github.com/gotk-dev/gotk/core/shell/shelltest"
 )
 
-// Issue 11's principles, proved over the corpus and over generated bash,
+// The decision path's principles, proved over the corpus and over generated bash,
 // for every host with rules.
 
 // hostEngines returns one engine per host, each with allow, ask and deny

@@ -7,7 +7,7 @@ import (
 
 // TestLongRunningNeverRewritten: dev servers, watchers, followers and
 // REPLs run until the user stops them; gotk shows output when a command
-// ends, so it must never take one over (issue 12: make serve and
+// ends, so it must never take one over (once, make serve and
 // pytest --looponfail were rewritten and showed nothing until killed).
 func TestLongRunningNeverRewritten(t *testing.T) {
 	forms := []string{

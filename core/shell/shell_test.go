@@ -156,7 +156,7 @@ func TestPeel(t *testing.T) {
 		{"A=1 B=2 git status", "git", false},
 		{"env git status", "git", false},
 		{"env -C /tmp A=1 -- git status", "git", false},
-		// gotk in front would not run the same program (issue 11, class 6)
+		// gotk in front would not run the same program
 		{"env -u X --unset=Y -C /tmp A=1 -- git status", "git", false},
 		{"env -i -u X --unset=Y -C /tmp A=1 -- git status", "", false},
 		{"env -uPATH git status", "", false},

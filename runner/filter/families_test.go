@@ -34,7 +34,7 @@ func familiesTable(t *testing.T) (string, int, int) {
 	b.WriteString("Generated from the registry (core/registry) and the filter corpus (runner/filter/testdata) by\n")
 	b.WriteString("`go test ./filter -run TestFamilies -update-families` in runner/; the families and the RTK/snip columns\n")
 	b.WriteString("are the team's command-families.tsv. `gotk` is what the registry does with the probe commands now\n")
-	b.WriteString("(Y: every probe is rewritten, P: some, N: none); `before` is the tsv's column before issue 14.\n")
+	b.WriteString("(Y: every probe is rewritten, P: some, N: none); `before` is the tsv's column before the breadth pass.\n")
 	b.WriteString("`corpus` counts the cases whose rule belongs to the family: real captures + samples written by hand.\n")
 	b.WriteString("`?` in RTK/snip: a family the tsv does not list (added after a check of the peers' families).\n\n")
 	b.WriteString("| category | family | RTK | snip | before | gotk | rules | probes | corpus (real+sample) |\n|---|---|---|---|---|---|---|---|---|\n")
@@ -77,7 +77,7 @@ func familiesTable(t *testing.T) (string, int, int) {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | `%s` | %d+%d |\n", f.category, f.name, f.rtk, f.snip, f.before, now,
 			strings.Join(ids, ", "), strings.Join(f.probes, "`, `"), real, samples)
 	}
-	fmt.Fprintf(&b, "\n%d of %d families covered (Y or P); %d before issue 14.\n", yes, len(families), before)
+	fmt.Fprintf(&b, "\n%d of %d families covered (Y or P); %d before the breadth pass.\n", yes, len(families), before)
 	return b.String(), yes, before
 }
 

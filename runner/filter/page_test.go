@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The compact forms of issue 19: every cap counts what it left out and
+// The compact forms: every cap counts what it left out and
 // names the raw lines to recall; every fact stays.
 
 func lineInput(argv []string, stdout string) Input {

@@ -285,7 +285,7 @@ func (g gen) stmt(depth int, stage bool) *syntax.Stmt {
 		// the left side of && and || cannot be negated a second time
 		x, y := g.stmt(depth-1, true), g.stmt(depth-1, pipe)
 		if op == syntax.Pipe && g.r.IntN(5) == 0 {
-			// a pipeline stage made only of redirects (issue 11's crash)
+			// a pipeline stage made only of redirects (it once crashed the walker)
 			x = &syntax.Stmt{Redirs: []*syntax.Redirect{{Op: syntax.DplOut, N: lit("2"), Word: g.word("1")}}}
 		}
 		st.Cmd = &syntax.BinaryCmd{Op: op, X: x, Y: y}
