@@ -43,8 +43,15 @@ func Fit(compact, rawWin []byte, w Window, recall string, every bool, rawFacts .
 	if len(out) > len(rawWin) || Lines(out) > w.N {
 		return nil, false
 	}
+	// Once lines are left out, a line of the raw window the filter itself
+	// kept is a fact too: what the filter judged worth showing must not be
+	// lost to the fit where the raw window would have shown it.
+	var kept []byte
+	if !whole {
+		kept = compact
+	}
 	for _, f := range append([][]byte{rawWin}, rawFacts...) {
-		if !Holds(out, f) || !represented(out, f, every && !whole) {
+		if !Holds(out, f) || !represented(out, f, every && !whole, kept) {
 			return nil, false
 		}
 	}
@@ -253,35 +260,88 @@ func containsNumber(s, n string) bool {
 // one line of shaped holds every word of it that has a digit (its
 // locator, its counts) and at least 60% of its words, a path's directory
 // and rules of punctuation aside (a file moved to a heading, a long line
-// cut with …, columns realigned).
-func represented(shaped, raw []byte, every bool) bool {
-	var kept []map[string]bool
+// cut with …, columns realigned). A line of raw that filtered (the
+// filter's own output, when given) keeps is such a line too, and then one
+// of the filter's lines that hold it must be in shaped as the filter wrote
+// it (words alone match too loosely: "Type 'undefined' is not assignable"
+// is not "Type 'string' is not assignable").
+func represented(shaped, raw []byte, every bool, filtered []byte) bool {
+	kept, chosen := wordSets(shaped), wordSets(filtered)
+	out := map[string]bool{}
 	for _, l := range strings.Split(string(shaped), "\n") {
+		out[fold(l)] = true
+	}
+	flines := nonBlank(filtered)
+	for _, l := range strings.Split(string(raw), "\n") {
+		t := words(l)
+		if len(t) == 0 {
+			continue
+		}
+		// The filter's line that is this line, else those that hold its
+		// words.
+		picked, in := false, false
+		for _, f := range flines {
+			if fold(f) == fold(l) {
+				picked, in = true, in || out[fold(f)]
+			}
+		}
+		for i, set := range chosen {
+			if !picked && holdsWords(set, t) {
+				picked = true
+				in = in || out[fold(flines[i])]
+			}
+		}
+		switch {
+		case picked && !in:
+			return false
+		case picked || (!every && !important(l)):
+		case !holdsAny(kept, t):
+			return false
+		}
+	}
+	return true
+}
+
+// nonBlank is b's lines that have words, in the order wordSets sees them.
+func nonBlank(b []byte) []string {
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if len(words(l)) > 0 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// fold trims a line and folds its runs of blanks (alignment is not
+// meaning).
+func fold(s string) string {
+	return strings.Join(strings.Fields(ansiRe().ReplaceAllString(s, "")), " ")
+}
+
+// wordSets is each line of b as the set of its words.
+func wordSets(b []byte) []map[string]bool {
+	var out []map[string]bool
+	for _, l := range strings.Split(string(b), "\n") {
 		if t := words(l); len(t) > 0 {
 			set := map[string]bool{}
 			for _, w := range t {
 				set[strings.TrimSuffix(w, "…")] = true
 			}
-			kept = append(kept, set)
+			out = append(out, set)
 		}
 	}
-	for _, l := range strings.Split(string(raw), "\n") {
-		t := words(l)
-		if len(t) == 0 || (!every && !important(l)) {
-			continue
-		}
-		found := false
-		for _, set := range kept {
-			if holdsWords(set, t) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false
+	return out
+}
+
+// holdsAny: one of sets holds the words t.
+func holdsAny(sets []map[string]bool, t []string) bool {
+	for _, set := range sets {
+		if holdsWords(set, t) {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 func holdsWords(set map[string]bool, t []string) bool {
