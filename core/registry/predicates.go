@@ -282,3 +282,28 @@ func kubectlOutput(args []string) bool {
 	}
 	return true
 }
+
+// nodeTest accepts `node --test [FILES]` with node's default reporter
+// (TAP when its output is not a terminal, as under gotk). `--test` must
+// come before the first operand: after a script name every word is the
+// script's own. Watch mode never ends, and another reporter prints a
+// format the filter does not read.
+func nodeTest(args []string) bool {
+	test := false
+	for _, a := range args {
+		switch {
+		case a == Unknown || a == "--":
+			return false
+		case a == "--test":
+			test = true
+		case a == "--watch" || strings.HasPrefix(a, "--watch=") || strings.HasPrefix(a, "--watch-path") ||
+			strings.HasPrefix(a, "--test-reporter") || a == "-e" || a == "--eval" || a == "-p" || a == "--print" ||
+			a == "-i" || a == "--interactive" || a == "-r" || a == "--require" || a == "--import" || a == "--loader" ||
+			a == "--experimental-loader":
+			return false // watch, reporters, evaluated code, options whose value is the next word
+		case !strings.HasPrefix(a, "-") && !test:
+			return false // a script and its own arguments
+		}
+	}
+	return test
+}

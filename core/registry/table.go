@@ -31,6 +31,7 @@ var rules = [...]Rule{
 	{ID: "dotnet.test", Program: "dotnet", Sub: []string{"test"}, Category: Tests, Handler: "dotnet-test"},
 	{ID: "swift", Program: "swift", Sub: []string{"test", "build"}, Category: Tests, Handler: "swift"},
 	{ID: "deno.test", Program: "deno", Sub: []string{"test"}, Category: Tests, Handler: "deno", Accept: func(a []string) bool { return noFlag("--watch")(a) }},
+	{ID: "node.test", Program: "node", Category: Tests, Handler: "node-test", Usage: "node --test [FILES]", Accept: nodeTest},
 
 	// ── build ──────────────────────────────────────────────────────────────
 	{ID: "go.build", Program: "go", Sub: []string{"build", "vet"}, Category: Build, Handler: "go-build"},
