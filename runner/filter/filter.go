@@ -193,6 +193,7 @@ var filters = map[string]Filter{
 	"vitest":     jsTest{},
 	"jest":       jsTest{},
 	"playwright": jsTest{},
+	"node-test":  nodeTest{},
 	"rspec":      rspec{},
 	// build
 	"go-build":    lineFilter{noise: goNoise, diagnostics: true},
