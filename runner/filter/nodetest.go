@@ -64,7 +64,8 @@ func (nodeTest) Render(in Input) (Output, error) {
 			}
 		case strings.HasPrefix(t, "1.."), strings.TrimSpace(l) == "":
 		default:
-			out = append(out, t) // what a test printed, a file that failed to load
+			// what a test printed, a file that failed to load
+			out = append(out, relPath(strings.ReplaceAll(t, "file://", ""), in.Dir))
 		}
 	}
 	if len(summary) > 0 {
@@ -136,7 +137,7 @@ func tapValue(v []string) string {
 // is declared, the error (prefixed with its type unless an assertion),
 // expected and actual, and the stack's first frame in the project.
 func nodeFailure(name string, y map[string][]string, in Input) []string {
-	head := "not ok - " + name
+	head := "not ok - " + relPath(name, in.Dir)
 	if loc := tapValue(y["location"]); loc != "" {
 		head += " (" + relPath(loc, in.Dir) + ")"
 	}
