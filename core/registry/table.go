@@ -46,6 +46,7 @@ var rules = [...]Rule{
 		return all(noFlag("-p", "--print-data-base", "-n", "--dry-run", "--just-print"), noOperand(longRunningTargets...))(a)
 	}},
 	{ID: "dotnet.build", Program: "dotnet", Sub: []string{"build"}, Category: Build, Handler: "dotnet"},
+	{ID: "esbuild", Program: "esbuild", Category: Build, Handler: "esbuild", Accept: func(a []string) bool { return noFlag("--watch", "--serve", "--servedir")(a) }},
 	{ID: "tsc", Program: "tsc", Category: Build, Handler: "tsc", Accept: func(a []string) bool { return noFlag("-w", "--watch", "--init", "--showConfig")(a) }},
 	{ID: "next.build", Program: "next", Sub: []string{"build"}, Category: Build, Handler: "next"},
 	{ID: "mvn", Program: "mvn", Category: Build, Handler: "mvn", Accept: func(a []string) bool { return all(hasOperand, noOperand(mavenServers...))(a) }},

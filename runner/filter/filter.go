@@ -202,6 +202,7 @@ var filters = map[string]Filter{
 	"make":        makeFilter{lineFilter{noise: makeNoise, max: 200, diagnostics: true}},
 	"dotnet":      lineFilter{noise: dotnetNoise, max: 200, summaryRepeats: dotnetSummary},
 	"tsc":         lineFilter{max: 400, diagnostics: true},
+	"esbuild":     esbuild{},
 	"next":        lineFilter{noise: nextNoise, max: 200},
 	"mvn":         maven{},
 	// version control
