@@ -49,7 +49,14 @@ func (npmRun) Render(in Input) (Output, error) {
 	for i := 0; i < len(ls); i++ {
 		if npmBanner.MatchString(ls[i]) && i+1 < len(ls) && strings.HasPrefix(ls[i+1], "> ") {
 			script = strings.TrimPrefix(ls[i+1], "> ")
+			// the blank lines npm sets around its banner go with it
+			if n := len(body); n > 0 && strings.TrimSpace(body[n-1]) == "" {
+				body = body[:n-1]
+			}
 			i++
+			if i+1 < len(ls) && strings.TrimSpace(ls[i+1]) == "" {
+				i++
+			}
 			continue
 		}
 		body = append(body, ls[i])
