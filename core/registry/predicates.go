@@ -286,8 +286,9 @@ func kubectlOutput(args []string) bool {
 // nodeTest accepts `node --test [FILES]` with node's default reporter
 // (TAP when its output is not a terminal, as under gotk). `--test` must
 // come before the first operand: after a script name every word is the
-// script's own. Watch mode never ends, and another reporter prints a
-// format the filter does not read.
+// script's own. Watch mode never ends, and a reporter other than tap or
+// spec (node's defaults off and on a terminal) prints a format the filter
+// does not read.
 func nodeTest(args []string) bool {
 	test := false
 	for _, a := range args {
@@ -297,7 +298,7 @@ func nodeTest(args []string) bool {
 		case a == "--test":
 			test = true
 		case a == "--watch" || strings.HasPrefix(a, "--watch=") || strings.HasPrefix(a, "--watch-path") ||
-			strings.HasPrefix(a, "--test-reporter") || a == "-e" || a == "--eval" || a == "-p" || a == "--print" ||
+			strings.HasPrefix(a, "--test-reporter") && a != "--test-reporter=spec" && a != "--test-reporter=tap" || a == "-e" || a == "--eval" || a == "-p" || a == "--print" ||
 			a == "-i" || a == "--interactive" || a == "-r" || a == "--require" || a == "--import" || a == "--loader" ||
 			a == "--experimental-loader":
 			return false // watch, reporters, evaluated code, options whose value is the next word

@@ -20,15 +20,15 @@ var tapResult = lazy(`^(\s*)(ok|not ok) \d+(?: - (.*))?$`)
 // nodeSummary are the counts node prints after the last test.
 var nodeSummary = lazy(`^# (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) (\S+)$`)
 
-// Render keeps failures and the summary; it returns the output unchanged
-// when it is not TAP (another reporter, node too old to know --test).
+// Render keeps failures and the summary. Output that is not TAP is node's
+// spec reporter's (its default on a terminal, and --test-reporter=spec).
 func (nodeTest) Render(in Input) (Output, error) {
 	ls := lines(in.Stdout)
 	for len(ls) > 0 && strings.TrimSpace(ls[0]) == "" {
 		ls = ls[1:] // npm's blank line before its banner
 	}
 	if len(ls) == 0 || !strings.HasPrefix(ls[0], "TAP version") {
-		return raw(in), nil
+		return nodeSpec(in, ls), nil
 	}
 	var out, summary []string
 	var names []string // the enclosing subtests' names, by depth
@@ -187,4 +187,76 @@ func projectFrame(stack []string) string {
 		return f
 	}
 	return ""
+}
+
+// specLine is a test's line in the spec reporter: passed, failed, a
+// suite's header, skipped or todo, with its indent.
+var (
+	specPass    = lazy(`^\s*(✔|﹣|▶) `)
+	specFail    = lazy(`^(\s*)✖ `)
+	specSummary = lazy(`^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) (\S+)$`)
+	specFrame   = lazy(`^\s+at `)
+)
+
+// nodeSpec renders the spec reporter: passing tests and suite headers go,
+// the counts become one line, and each failure is shown once (spec
+// prints them again under "✖ failing tests:", with where each test is
+// declared: that list is the one kept) with node's own stack frames
+// left out. Anything else (what the tests printed) stays.
+func nodeSpec(in Input, ls []string) Output {
+	failing := -1
+	for i, l := range ls {
+		if l == "✖ failing tests:" {
+			failing = i
+		}
+	}
+	var out, summary []string
+	top := ls
+	if failing >= 0 {
+		top = ls[:failing]
+	}
+	for i := 0; i < len(top); i++ {
+		l := top[i]
+		switch {
+		case specPass.MatchString(l):
+		case specSummary.MatchString(l):
+			m := specSummary.FindStringSubmatch(l)
+			if m[2] != "0" || m[1] == "tests" || m[1] == "pass" || m[1] == "fail" {
+				summary = append(summary, m[1]+" "+m[2])
+			}
+		case specFail.MatchString(l) && failing >= 0:
+			// shown in the list of failing tests below: skip its block
+			ind := len(specFail.FindStringSubmatch(l)[1])
+			for i+1 < len(top) && (strings.TrimSpace(top[i+1]) == "" || len(top[i+1])-len(strings.TrimLeft(top[i+1], " ")) > ind) {
+				i++
+			}
+		default:
+			out = append(out, relPath(strings.ReplaceAll(l, "file://", ""), in.Dir))
+		}
+	}
+	if failing >= 0 {
+		shown := false // whether a frame of the current failure is shown
+		for _, l := range ls[failing+1:] {
+			switch {
+			case specFail.MatchString(l):
+				shown = false
+			case specFrame.MatchString(l):
+				f := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "at "))
+				brace := strings.HasSuffix(f, " {")
+				if shown || projectFrame([]string{strings.TrimSuffix(f, " {")}) == "" {
+					if brace {
+						out = append(out, "  {") // the error's properties follow
+					}
+					continue
+				}
+				shown = true
+			}
+			out = append(out, relPath(strings.ReplaceAll(l, "file://", ""), in.Dir))
+		}
+	}
+	out = dropBlankRuns(out)
+	if len(summary) > 0 {
+		out = append(out, "ℹ "+strings.Join(summary, ", "))
+	}
+	return Output{Stdout: join(out), Stderr: join(dropBlankRuns(lines(in.Stderr)))}
 }
