@@ -58,10 +58,7 @@ func (nodeTest) Render(in Input) (Output, error) {
 			}
 			out = append(out, nodeFailure(name, yaml, in)...)
 		case nodeSummary.MatchString(l):
-			m := nodeSummary.FindStringSubmatch(l)
-			if m[2] != "0" || m[1] == "tests" || m[1] == "pass" || m[1] == "fail" {
-				summary = append(summary, m[1]+" "+m[2])
-			}
+			summary = nodeCount(summary, nodeSummary.FindStringSubmatch(l))
 		case strings.HasPrefix(t, "1.."), strings.TrimSpace(l) == "":
 		default:
 			// what a test printed, a file that failed to load
@@ -220,10 +217,7 @@ func nodeSpec(in Input, ls []string) Output {
 		switch {
 		case specPass.MatchString(l):
 		case specSummary.MatchString(l):
-			m := specSummary.FindStringSubmatch(l)
-			if m[2] != "0" || m[1] == "tests" || m[1] == "pass" || m[1] == "fail" {
-				summary = append(summary, m[1]+" "+m[2])
-			}
+			summary = nodeCount(summary, specSummary.FindStringSubmatch(l))
 		case specFail.MatchString(l) && failing >= 0:
 			// shown in the list of failing tests below: skip its block
 			ind := len(specFail.FindStringSubmatch(l)[1])
@@ -259,4 +253,13 @@ func nodeSpec(in Input, ls []string) Output {
 		out = append(out, "ℹ "+strings.Join(summary, ", "))
 	}
 	return Output{Stdout: join(out), Stderr: join(dropBlankRuns(lines(in.Stderr)))}
+}
+
+// nodeCount adds one of node's closing counts (name, value) to the
+// summary line: tests, pass and fail always, the others when not zero.
+func nodeCount(summary, m []string) []string {
+	if m[2] != "0" || m[1] == "tests" || m[1] == "pass" || m[1] == "fail" {
+		summary = append(summary, m[1]+" "+m[2])
+	}
+	return summary
 }
