@@ -59,9 +59,29 @@ func (e Env) environ() []string {
 
 // run runs bin with a 5-second limit and returns its stdout and stderr.
 func run(dir, bin string, args []string, stdin []byte, env []string) ([]byte, []byte, error) {
+	return runAs("", dir, bin, args, stdin, env)
+}
+
+// runUnder runs bin as run does, as the child of a shell whose argv[0]
+// is agent ("" runs it directly): a hook reads its session from the first
+// ancestor that is its agent.
+func runUnder(agent, dir, bin string, stdin []byte, env []string) ([]byte, []byte, error) {
+	sh, err := exec.LookPath("sh")
+	if agent == "" || err != nil {
+		return run(dir, bin, nil, stdin, env)
+	}
+	// A second command keeps the shell from exec'ing the hook in its place.
+	return runAs(agent, dir, sh, []string{"-c", `"$0"; exit $?`, bin}, stdin, env)
+}
+
+// runAs is run with argv[0] set to name ("" leaves it bin).
+func runAs(name, dir, bin string, args []string, stdin []byte, env []string) ([]byte, []byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
+	if name != "" {
+		cmd.Args[0] = name
+	}
 	cmd.Stdin = bytes.NewReader(stdin)
 	cmd.Dir = dir
 	cmd.Env = env
@@ -255,7 +275,7 @@ func probeHook(env Env, st agentconf.State, gotkOK bool) (msg, fix string) {
 	// A HOME that does not exist: the probe tests the hook, not the user's
 	// rules, and the hook writes nothing (no audit log, no config).
 	penv := []string{"PATH=" + env.Getenv("PATH"), "HOME=" + filepath.Join(os.TempDir(), "gotk-verify-no-home")}
-	out, stderr, err := run(os.TempDir(), bin, nil, in, penv)
+	out, stderr, err := runUnder(p.under, os.TempDir(), bin, in, penv)
 	if err != nil {
 		return fmt.Sprintf("%s failed on a probe (%v: %s); %s", bin, err, firstLine(string(stderr)), blocks(st.Agent)), "install gotk's binaries again (make install), then " + reinstall
 	}

@@ -27,10 +27,15 @@ type probe struct {
 	// absolute: the rewrite names gotk by absolute path (Codex runs
 	// commands in a login shell).
 	absolute bool
+	// under names the agent process the hook must run beneath: a hook
+	// that finds no such ancestor cannot see the session's flags, which
+	// may deny, and so never allows. The probe runs it as a child of a
+	// shell named so, the way the agent starts it, with no flags.
+	under string
 }
 
 var probes = map[string]probe{
-	"claude": {command: "git status", rewrites: true, answer: []string{"hookSpecificOutput", "updatedInput", "command"},
+	"claude": {command: "git status", rewrites: true, under: "claude", answer: []string{"hookSpecificOutput", "updatedInput", "command"},
 		payload: func(cwd, cmd string) any {
 			return map[string]any{"session_id": "gotk-verify", "cwd": cwd, "permission_mode": "default", "hook_event_name": "PreToolUse",
 				"tool_name": "Bash", "tool_input": map[string]any{"command": cmd, "description": "gotk verify probe"}, "tool_use_id": "gotk-verify"}
@@ -59,7 +64,7 @@ var probes = map[string]probe{
 		}},
 	// Droid's hook rewrites only as an allow: git status is one of Droid's
 	// built-in allows, at the low risk the model rates it.
-	"droid": {command: "git status", rewrites: true, answer: []string{"hookSpecificOutput", "updatedInput", "command"},
+	"droid": {command: "git status", rewrites: true, under: "droid", answer: []string{"hookSpecificOutput", "updatedInput", "command"},
 		payload: func(cwd, cmd string) any {
 			return map[string]any{"session_id": "gotk-verify", "cwd": cwd, "permission_mode": "auto-low", "hook_event_name": "PreToolUse",
 				"tool_name": "Execute", "tool_input": map[string]any{"command": cmd, "riskLevel": "low", "riskLevelReason": "gotk verify probe", "summary": "gotk verify probe"}}
