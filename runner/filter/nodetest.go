@@ -92,8 +92,7 @@ func tapYAML(ls []string, i, ind int) (map[string][]string, int) {
 			return y, i + 1
 		}
 		body, ok := strings.CutPrefix(l, pad)
-		if !ok {
-			body = strings.TrimLeft(l, " ") // a blank line inside a block
+		if !ok { // a blank line inside a block
 			if key != "" {
 				y[key] = append(y[key], "")
 			}
