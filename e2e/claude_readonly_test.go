@@ -511,6 +511,11 @@ func registryRow(argv []string) string {
 			continue
 		}
 		if rule.Sub == nil {
+			// A row over the whole program covers only what it accepts:
+			// node's row is `node --test`, not `node -v`.
+			if rule.Accept != nil && !rule.Accept(ops) {
+				continue
+			}
 			return rule.ID
 		}
 		for _, sub := range rule.Sub {
