@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gotk-dev/gotk/core/hosts/claude"
+
 	"github.com/gotk-dev/gotk/core/decision"
 	"github.com/gotk-dev/gotk/core/permission"
 	"github.com/gotk-dev/gotk/core/registry"
@@ -454,7 +456,7 @@ func roProject(e *Env) {
 func gotkView(t *testing.T, r *roRow) {
 	t.Helper()
 	home := t.TempDir()
-	eng := decision.New(permission.Claude, permission.Env{
+	eng := decision.New(claude.Host, permission.Env{
 		Getenv: func(string) string { return "" }, Home: home, Cwd: filepath.Join(home, "project"), ManagedDir: filepath.Join(home, "managed"),
 	})
 	proj := filepath.Join(home, "project")

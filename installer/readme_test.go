@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gotk-dev/gotk/core/agentconf"
+	"github.com/gotk-dev/gotk/core/hosts"
 )
 
 // TestReadmeAgentTable: the README's agent table has a row for every agent
@@ -24,7 +24,7 @@ func TestReadmeAgentTable(t *testing.T) {
 			rows = append(rows, l)
 		}
 	}
-	for _, a := range agentconf.Agents() {
+	for _, a := range hosts.Agents() {
 		cell := regexp.MustCompile("\\| `" + regexp.QuoteMeta(a.Name) + "`[ |]|, `" + regexp.QuoteMeta(a.Name) + "`[ |]|\\| `" + regexp.QuoteMeta(a.Name) + " --")
 		found := false
 		for _, r := range rows {

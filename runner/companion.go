@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 
-	"github.com/gotk-dev/gotk/core/permission"
+	"github.com/gotk-dev/gotk/core/hosts/codex"
 	"github.com/gotk-dev/gotk/runner/store"
 	"github.com/gotk-dev/gotk/runner/tokens"
 )
@@ -28,7 +28,7 @@ func needsCompanion(args []string) bool {
 	case "recall", "gain", "discover", foldPending:
 		return !store.Linked() || !tokens.Linked()
 	case "rewrite", "explain":
-		return permission.EvalExecPolicy == nil && codexHost(args[1:])
+		return codex.EvalExecPolicy == nil && codexHost(args[1:])
 	}
 	return false
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/alecthomas/kong"
+	"github.com/gotk-dev/gotk/core/hosts"
 )
 
 // completionCmd is `gotk completion SHELL`.
@@ -14,8 +15,8 @@ type completionCmd struct {
 	Shell string `arg:"" enum:"bash,zsh,fish" help:"bash, zsh or fish."`
 }
 
-// hostNames are the --host values of rewrite and explain (core/cli.Hosts).
-const hostNames = "claude cursor gemini copilot codex vibe opencode pi hermes"
+// hostNames are the --host values of rewrite and explain (core/hosts).
+var hostNames = strings.Join(hosts.Names(), " ")
 
 // completion prints the completion script for shell, made from the command
 // line's own model: gotk's commands and their flags, and, for any other

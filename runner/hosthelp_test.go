@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gotk-dev/gotk/core/host"
+	"github.com/gotk-dev/gotk/core/hosts"
 )
 
 // TestHostHelpNamesEveryHost: the --host help of rewrite and explain is made
@@ -21,7 +21,7 @@ func TestHostHelpNamesEveryHost(t *testing.T) {
 		if !strings.Contains(help, "--host=HOST") {
 			t.Fatalf("gotk %s --help has no --host:\n%s", cmd, out.String())
 		}
-		for _, h := range host.Names() {
+		for _, h := range hosts.Names() {
 			if !strings.Contains(help, h+",") && !strings.Contains(help, h+" (default") {
 				t.Errorf("gotk %s --help does not name host %q:\n%s", cmd, h, help)
 			}

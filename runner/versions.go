@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gotk-dev/gotk/core/agentconf"
+	"github.com/gotk-dev/gotk/core/hosts"
 	"github.com/gotk-dev/gotk/core/version"
 )
 
@@ -21,7 +21,7 @@ func binaryPackages() map[string]string {
 		"gotk":         "github.com/gotk-dev/gotk/runner/cmd/gotk",
 		"gotk-install": "github.com/gotk-dev/gotk/installer/cmd/gotk-install",
 	}
-	for _, a := range agentconf.Agents() {
+	for _, a := range hosts.Agents() {
 		if a.HookBin != "" {
 			m[a.HookBin] = "github.com/gotk-dev/gotk/agents/" + a.Name + "/cmd/" + a.HookBin
 		}

@@ -6,10 +6,10 @@ package claude
 
 import (
 	"github.com/gotk-dev/gotk/core/hookio"
-	"github.com/gotk-dev/gotk/core/permission"
+	claudehost "github.com/gotk-dev/gotk/core/hosts/claude"
 )
 
-var agent = hookio.Agent{Name: "claude", Host: permission.Claude, Handle: Handle}
+var agent = hookio.Agent{Name: "claude", Host: claudehost.Host, Handle: Handle}
 
 // Main runs the hook on the process's stdin and stdout, and exits 0.
 func Main() { hookio.Main(agent) }

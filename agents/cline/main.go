@@ -3,9 +3,12 @@
 // the commands of a run_commands call, or with nothing. See Handle.
 package cline
 
-import "github.com/gotk-dev/gotk/core/hookio"
+import (
+	"github.com/gotk-dev/gotk/core/hookio"
+	clinehost "github.com/gotk-dev/gotk/core/hosts/cline"
+)
 
-var agent = hookio.Agent{Name: "cline", Host: "cline", Handle: Handle}
+var agent = hookio.Agent{Name: "cline", Host: clinehost.Host, Handle: Handle}
 
 // Main runs the hook on the process's stdin and stdout, and exits 0.
 func Main() { hookio.Main(agent) }

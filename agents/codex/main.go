@@ -6,10 +6,10 @@ package codex
 
 import (
 	"github.com/gotk-dev/gotk/core/hookio"
-	"github.com/gotk-dev/gotk/core/permission"
+	codexhost "github.com/gotk-dev/gotk/core/hosts/codex"
 )
 
-var agent = hookio.Agent{Name: "codex", Host: permission.Codex, AbsoluteGotk: true, Handle: Handle}
+var agent = hookio.Agent{Name: "codex", Host: codexhost.Host, AbsoluteGotk: true, Handle: Handle}
 
 // Main runs the hook on the process's stdin and stdout, and exits 0.
 func Main() { hookio.Main(agent) }

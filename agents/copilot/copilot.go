@@ -6,7 +6,7 @@ import (
 
 	"github.com/gotk-dev/gotk/core/decision"
 	"github.com/gotk-dev/gotk/core/hookio"
-	"github.com/gotk-dev/gotk/core/host"
+	copilothost "github.com/gotk-dev/gotk/core/hosts/copilot"
 )
 
 // input holds both payload casings: VS Code and PascalCase send tool_name
@@ -83,7 +83,7 @@ func Handle(in []byte, d decision.Decider) []byte {
 		return nil
 	}
 	fields, cmd, ok := hookio.ShellInput(args, "command")
-	if !ok || (powershell && !host.PowerShellPlain(cmd)) {
+	if !ok || (powershell && !copilothost.PowerShellPlain(cmd)) {
 		return nil
 	}
 	dec := d.Decide(decision.Request{Command: cmd, Cwd: p.Cwd})

@@ -5,9 +5,12 @@
 // which cannot rewrite. See Handle.
 package copilot
 
-import "github.com/gotk-dev/gotk/core/hookio"
+import (
+	"github.com/gotk-dev/gotk/core/hookio"
+	copilothost "github.com/gotk-dev/gotk/core/hosts/copilot"
+)
 
-var agent = hookio.Agent{Name: "copilot", Host: "copilot", Handle: Handle}
+var agent = hookio.Agent{Name: "copilot", Host: copilothost.Host, Handle: Handle}
 
 // Main runs the hook on the process's stdin and stdout, and exits 0.
 func Main() { hookio.Main(agent) }

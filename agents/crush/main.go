@@ -5,10 +5,10 @@ package crush
 
 import (
 	"github.com/gotk-dev/gotk/core/hookio"
-	"github.com/gotk-dev/gotk/core/permission"
+	crushhost "github.com/gotk-dev/gotk/core/hosts/crush"
 )
 
-var agent = hookio.Agent{Name: "crush", Host: permission.Crush, Handle: Handle}
+var agent = hookio.Agent{Name: "crush", Host: crushhost.Host, Handle: Handle}
 
 // Main runs the hook on the process's stdin and stdout, and exits 0.
 func Main() { hookio.Main(agent) }

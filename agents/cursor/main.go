@@ -6,10 +6,10 @@ package cursor
 
 import (
 	"github.com/gotk-dev/gotk/core/hookio"
-	"github.com/gotk-dev/gotk/core/permission"
+	cursorhost "github.com/gotk-dev/gotk/core/hosts/cursor"
 )
 
-var agent = hookio.Agent{Name: "cursor", Host: permission.Cursor, NoOp: noop, Handle: Handle}
+var agent = hookio.Agent{Name: "cursor", Host: cursorhost.Host, NoOp: noop, Handle: Handle}
 
 // Main runs the hook on the process's stdin and stdout, and exits 0.
 func Main() { hookio.Main(agent) }

@@ -9,13 +9,13 @@ package droid
 
 import (
 	"fmt"
+	droidhost "github.com/gotk-dev/gotk/core/hosts/droid"
 	"os"
 
 	"github.com/gotk-dev/gotk/core/hookio"
-	"github.com/gotk-dev/gotk/core/permission"
 )
 
-var agent = hookio.Agent{Name: "droid", Host: permission.Droid, Handle: Handle}
+var agent = hookio.Agent{Name: "droid", Host: droidhost.Host, Handle: Handle}
 
 // Main runs the hook on the process's stdin and stdout, and exits 0.
 func Main() {

@@ -6,10 +6,10 @@ package gemini
 
 import (
 	"github.com/gotk-dev/gotk/core/hookio"
-	"github.com/gotk-dev/gotk/core/permission"
+	geminihost "github.com/gotk-dev/gotk/core/hosts/gemini"
 )
 
-var agent = hookio.Agent{Name: "gemini", Host: permission.Gemini, NoOp: noop, Handle: Handle}
+var agent = hookio.Agent{Name: "gemini", Host: geminihost.Host, NoOp: noop, Handle: Handle}
 
 // Main runs the hook on the process's stdin and stdout, and exits 0.
 func Main() { hookio.Main(agent) }

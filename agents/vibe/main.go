@@ -4,9 +4,12 @@
 // nothing. See Handle.
 package vibe
 
-import "github.com/gotk-dev/gotk/core/hookio"
+import (
+	"github.com/gotk-dev/gotk/core/hookio"
+	vibehost "github.com/gotk-dev/gotk/core/hosts/vibe"
+)
 
-var agent = hookio.Agent{Name: "vibe", Host: "vibe", Handle: Handle}
+var agent = hookio.Agent{Name: "vibe", Host: vibehost.Host, Handle: Handle}
 
 // Main runs the hook on the process's stdin and stdout, and exits 0.
 func Main() { hookio.Main(agent) }

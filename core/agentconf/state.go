@@ -43,10 +43,10 @@ func (p PartState) Invalid() (string, bool) {
 	return strings.CutPrefix(p.State, "invalid: ")
 }
 
-// Inspect returns the state of every agent in every scope it supports.
-func Inspect(e *Env, m *Manifest) []State {
+// Inspect returns the state of each of agents in every scope it supports.
+func Inspect(agents []*Agent, e *Env, m *Manifest) []State {
 	var out []State
-	for _, a := range Agents() {
+	for _, a := range agents {
 		for _, s := range a.Scopes {
 			out = append(out, InspectOne(e, m, a, s))
 		}

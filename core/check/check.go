@@ -27,6 +27,7 @@ import (
 
 	"github.com/gotk-dev/gotk/core/agentconf"
 	"github.com/gotk-dev/gotk/core/config"
+	"github.com/gotk-dev/gotk/core/hosts"
 )
 
 // Env is what Verify and Doctor read from the outside: no globals.
@@ -143,7 +144,7 @@ func collect(env Env) *report {
 		m = &agentconf.Manifest{}
 	}
 	r.manifest = m
-	r.states = agentconf.Inspect(ce, m)
+	r.states = agentconf.Inspect(hosts.Agents(), ce, m)
 	installed := map[string]bool{}
 	hooks := false
 	for _, st := range r.states {
@@ -179,7 +180,7 @@ func collect(env Env) *report {
 
 	for _, st := range r.states {
 		label := fmt.Sprintf("%s (%s)", st.Agent, st.Scope)
-		a := agentconf.AgentByName(st.Agent)
+		a := hosts.AgentByName(st.Agent)
 		scope := fmt.Sprintf("gotk-install --agent %s --%s", st.Agent, st.Scope)
 		if st.State == "not installed" {
 			if st.Found && !installed[st.Agent] && st.Scope == a.Scopes[0] {
@@ -209,9 +210,8 @@ func collect(env Env) *report {
 		}
 		if len(r.findings) == n && gotkOK {
 			msg := "installed in " + st.File
-			if st.Hook != "" && probes[st.Agent].rewrites {
-				p := probes[st.Agent]
-				msg = fmt.Sprintf("hook %s rewrites `%s` to gotk %s", agentconf.Program(st.Hook), p.command, p.command)
+			if p := probeOf(st.Agent); st.Hook != "" && p != nil && p.Rewrites {
+				msg = fmt.Sprintf("hook %s rewrites `%s` to gotk %s", agentconf.Program(st.Hook), p.Command, p.Command)
 			} else if st.Hook != "" {
 				msg = fmt.Sprintf("hook %s answers a probe", agentconf.Program(st.Hook))
 			}
@@ -267,15 +267,15 @@ func probeHook(env Env, st agentconf.State, gotkOK bool) (msg, fix string) {
 	if fi, err := os.Stat(bin); err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
 		return bin + " is missing or not executable, so the agent runs no gotk hook", "install gotk's binaries again (make install in the gotk tree), then " + reinstall
 	}
-	p, ok := probes[st.Agent]
-	if !ok {
+	p := probeOf(st.Agent)
+	if p == nil {
 		return "", ""
 	}
-	in, _ := json.Marshal(p.payload(os.TempDir(), p.command))
+	in, _ := json.Marshal(p.Payload(os.TempDir(), p.Command))
 	// A HOME that does not exist: the probe tests the hook, not the user's
 	// rules, and the hook writes nothing (no audit log, no config).
 	penv := []string{"PATH=" + env.Getenv("PATH"), "HOME=" + filepath.Join(os.TempDir(), "gotk-verify-no-home")}
-	out, stderr, err := runUnder(p.under, os.TempDir(), bin, in, penv)
+	out, stderr, err := runUnder(p.Under, os.TempDir(), bin, in, penv)
 	if err != nil {
 		return fmt.Sprintf("%s failed on a probe (%v: %s); %s", bin, err, firstLine(string(stderr)), blocks(st.Agent)), "install gotk's binaries again (make install), then " + reinstall
 	}
@@ -285,18 +285,18 @@ func probeHook(env Env, st agentconf.State, gotkOK bool) (msg, fix string) {
 		}
 		return bin + " finds no gotk on its PATH and rewrites nothing", "add gotk's folder to PATH"
 	}
-	cmd, err := p.judge(out)
+	cmd, err := judge(p, out)
 	switch {
 	case err != nil:
 		return bin + " " + err.Error(), "install gotk's binaries again (make install), then " + reinstall
-	case cmd == "" && p.rewrites:
+	case cmd == "" && p.Rewrites:
 		why := firstLine(string(stderr))
 		if why != "" {
 			why = " (" + why + ")"
 		}
-		return fmt.Sprintf("%s did not rewrite `%s`%s: it should answer with gotk %s", bin, p.command, why, p.command), "install gotk's binaries again (make install), then " + reinstall
+		return fmt.Sprintf("%s did not rewrite `%s`%s: it should answer with gotk %s", bin, p.Command, why, p.Command), "install gotk's binaries again (make install), then " + reinstall
 	case cmd != "":
-		if err := p.want(cmd, agentconf.IsExec); err != nil {
+		if err := want(p, cmd, agentconf.IsExec); err != nil {
 			return bin + " " + err.Error(), "install gotk's binaries again (make install), then " + reinstall
 		}
 	}

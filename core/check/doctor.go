@@ -7,12 +7,20 @@ import (
 	"text/tabwriter"
 
 	"github.com/gotk-dev/gotk/core/agentconf"
+	"github.com/gotk-dev/gotk/core/hosts"
 )
 
 // binaries are gotk's binaries doctor looks for, in the order it lists
-// them.
-var binaries = []string{"gotk", "gotk-report", "gotk-install", "gotk-hook-claude", "gotk-hook-cursor", "gotk-hook-copilot",
-	"gotk-hook-gemini", "gotk-hook-vibe", "gotk-hook-codex", "gotk-hook-cline", "gotk-hook-droid", "gotk-hook-crush"}
+// them: the three tools, then each host's hook.
+func binaries() []string {
+	out := []string{"gotk", "gotk-report", "gotk-install"}
+	for _, a := range hosts.Agents() {
+		if a.HookBin != "" {
+			out = append(out, a.HookBin)
+		}
+	}
+	return out
+}
 
 // Doctor prints, for a person, each agent found or installed and its
 // state, gotk's binaries and their versions, then every problem with the
@@ -49,7 +57,7 @@ func Doctor(w io.Writer, env Env) int {
 
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "binaries:")
-	for _, n := range binaries {
+	for _, n := range binaries() {
 		p, err := env.LookPath(n)
 		if err != nil {
 			fmt.Fprintf(w, "  %-18s not on PATH\n", n)

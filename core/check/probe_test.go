@@ -27,7 +27,7 @@ func TestJudge(t *testing.T) {
 		{"claude", "{}\n{}", "", "more than one line"},
 		{"claude", `{"hookSpecificOutput":{"updatedInput":{"command":7}}}`, "", "not a string"},
 	} {
-		cmd, err := probes[c.agent].judge([]byte(c.out))
+		cmd, err := judge(probeOf(c.agent), []byte(c.out))
 		if cmd != c.cmd || (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%s %q: got %q, %v; want %q, %q", c.agent, c.out, cmd, err, c.cmd, c.err)
 		}
@@ -52,7 +52,7 @@ func TestWant(t *testing.T) {
 		{"codex", "'unclosed ls", false},
 		{"codex", "/nonexistent/gotk ls", false},
 	} {
-		if err := probes[c.agent].want(c.cmd, exec); (err == nil) != c.ok {
+		if err := want(probeOf(c.agent), c.cmd, exec); (err == nil) != c.ok {
 			t.Errorf("%s %q: %v", c.agent, c.cmd, err)
 		}
 	}

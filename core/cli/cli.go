@@ -13,7 +13,7 @@ import (
 
 	"github.com/gotk-dev/gotk/core/decision"
 	"github.com/gotk-dev/gotk/core/host"
-	"github.com/gotk-dev/gotk/core/permission"
+	"github.com/gotk-dev/gotk/core/hosts"
 )
 
 // Exit codes of `gotk rewrite` (compatible with RTK's). A usage error exits
@@ -27,14 +27,11 @@ const (
 	ExitUsage = 2 // bad flags or no command
 )
 
-// Hosts lists the --host values: core/host's profiles.
-var Hosts = host.Profiles
-
 // Env is the outside world for the commands (tests inject their own).
 type Env struct {
 	Stdout, Stderr io.Writer
 	// NewEngine builds the engine for a host; nil uses decision.NewEngine.
-	NewEngine func(permission.Host) *decision.Engine
+	NewEngine func(*host.Def) *decision.Engine
 }
 
 type options struct {
@@ -83,7 +80,7 @@ done:
 	if i < len(args) {
 		o.cmd = strings.Join(args[i:], " ")
 	}
-	if _, ok := Hosts[o.host]; !ok {
+	if d := hosts.ByName(o.host); d == nil || d.RulesOnly {
 		return o, fmt.Errorf("unknown host %q (one of %s)", o.host, HostList())
 	}
 	if strings.TrimSpace(o.cmd) == "" {
@@ -94,15 +91,15 @@ done:
 
 // HostList names every host --host takes, comma-separated (the --host help
 // and its errors read it, so neither can drift from the hosts defined).
-func HostList() string { return strings.Join(host.Names(), ", ") }
+func HostList() string { return strings.Join(hosts.Names(), ", ") }
 
 func (e Env) engine(name string) *decision.Engine {
-	h := Hosts[name]
+	h := hosts.ByName(name)
 	var eng *decision.Engine
 	if e.NewEngine != nil {
-		eng = e.NewEngine(h.Rules)
+		eng = e.NewEngine(h)
 	} else {
-		eng = decision.NewEngine(h.Rules)
+		eng = decision.NewEngine(h)
 	}
 	if load := eng.LoadSession; load != nil {
 		// Run by hand, outside any agent, gotk rewrite and explain preview
@@ -125,7 +122,7 @@ func (e Env) decide(o options) decision.Decision {
 	if mode == "" && eng.LoadSession != nil {
 		mode = eng.LoadSession().Mode // the host process's own --permission-mode
 	}
-	d := eng.Decide(decision.Request{Command: o.cmd, ReadOnlyAutoAllow: Hosts[o.host].ReadOnly, AutoAllow: mode == "bypassPermissions", Explain: true})
+	d := eng.Decide(decision.Request{Command: o.cmd, ReadOnlyAutoAllow: eng.Host.ReadOnly, AutoAllow: mode == "bypassPermissions", Explain: true})
 	for _, w := range d.Warnings {
 		fmt.Fprintln(e.Stderr, w)
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gotk-dev/gotk/core/hosts/codex"
+
 	"github.com/gotk-dev/gotk/core/permission"
 )
 
@@ -18,7 +20,7 @@ func TestCodexWholeScriptLines(t *testing.T) {
 	f := filepath.Join(home, ".codex", "rules", "default.rules")
 	os.MkdirAll(filepath.Dir(f), 0o755)
 	os.WriteFile(f, []byte(`prefix_rule(pattern=["git", "status"], decision="allow")`+"\n"+`prefix_rule(pattern=["git", "log"], decision="allow")`), 0o644)
-	e := &Engine{Host: permission.Codex, Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: home, ManagedDir: filepath.Join(home, "managed")}}
+	e := &Engine{Host: codex.Host, Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: home, ManagedDir: filepath.Join(home, "managed")}}
 	for _, cmd := range []string{
 		"git status 2>&1", "git status >&2", "git status &", "(git status)", "{ git status; }", "! git status",
 		"time git status", "A=1 git status", "git status |& head", "git status # look", "git status $X",

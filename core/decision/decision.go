@@ -98,7 +98,7 @@ type Decider interface {
 
 // Engine decides for one host. It is safe for concurrent use.
 type Engine struct {
-	Host permission.Host
+	Host *host.Def
 	// Env is Getenv, Home, Cwd (default working directory) and the host
 	// process's Session.
 	Env permission.Env
@@ -116,21 +116,16 @@ type Engine struct {
 
 	once        sync.Once
 	sessionOnce sync.Once
-	// answers is the host's answer policy, knownSafe its own set of
-	// commands it runs without asking when no rule matches (Codex); both
-	// from core/host, for Host.
-	answers   host.Answers
-	knownSafe func(cmd string) (safe, alone bool)
-	exclude   config.Exclusion
-	prefixes  [][]string
-	warnings  []string
-	mu        sync.Mutex
-	rules     map[string]*permission.Rules
+	exclude     config.Exclusion
+	prefixes    [][]string
+	warnings    []string
+	mu          sync.Mutex
+	rules       map[string]*permission.Rules
 }
 
 // NewEngine returns an Engine for host, reading config, rules and the host
 // process's flags from the real environment.
-func NewEngine(h permission.Host) *Engine {
+func NewEngine(h *host.Def) *Engine {
 	home, _ := os.UserHomeDir()
 	cwd, _ := os.Getwd()
 	e := New(h, permission.Env{Getenv: os.Getenv, Home: home, Cwd: cwd})
@@ -139,7 +134,7 @@ func NewEngine(h permission.Host) *Engine {
 }
 
 // NewInSession is New for a host process started with the flags s.
-func NewInSession(h permission.Host, env permission.Env, s host.Session) *Engine {
+func NewInSession(h *host.Def, env permission.Env, s host.Session) *Engine {
 	env.Session = s.Rules
 	e := New(h, env)
 	e.Session = s
@@ -158,7 +153,7 @@ func (e *Engine) session() {
 
 // New returns an Engine for host in env, with the user's config loaded from
 // env; a config warning comes back in every Decision's Warnings.
-func New(h permission.Host, env permission.Env) *Engine {
+func New(h *host.Def, env permission.Env) *Engine {
 	cfg, warn := config.Load(config.Env{Getenv: env.Getenv, Home: env.Home})
 	e := &Engine{Host: h, Env: env, Config: cfg}
 	if warn != "" {
@@ -185,7 +180,9 @@ func (e *Engine) init() {
 		if e.Prefix == "" {
 			e.Prefix = "gotk"
 		}
-		e.answers, e.knownSafe = host.AnswersOf(e.Host), host.KnownSafe(e.Host)
+		if e.Host == nil {
+			e.Host = &host.Def{} // no rules, no flags: every command Default
+		}
 	})
 }
 
@@ -197,7 +194,7 @@ func (e *Engine) rulesFor(cwd string) *permission.Rules {
 	}
 	env := e.Env
 	env.Cwd = cwd
-	r := permission.Load(e.Host, env)
+	r := e.Host.LoadRules(env)
 	if e.rules == nil {
 		e.rules = map[string]*permission.Rules{}
 	}
@@ -265,8 +262,8 @@ func (e *Engine) Decide(req Request) Decision {
 
 	var why string
 	d.Permission, why = e.permit(rules, script, plans, req, cwd, &d)
-	if d.Permission == permission.Default && why == "" && e.knownSafe != nil {
-		switch safe, alone := e.knownSafe(req.Command); {
+	if d.Permission == permission.Default && why == "" && e.Host.KnownSafe != nil {
+		switch safe, alone := e.Host.KnownSafe(req.Command); {
 		case safe && !alone:
 			why = "the host's own safe-command check passes the line without seeing each command bash runs"
 		case safe:
@@ -320,7 +317,7 @@ func (e *Engine) Decide(req Request) Decision {
 		d.Reason = "nothing to rewrite"
 		return d
 	}
-	switch a := e.answers; {
+	switch a := e.Host.Answers; {
 	case a.AllowOnly && d.Permission != permission.Allow:
 		d.Reason = "the host takes a rewrite only as an allow, and would not run the original without asking"
 		return d

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gotk-dev/gotk/core/hosts/claude"
+
 	"github.com/gotk-dev/gotk/core/config"
 	"github.com/gotk-dev/gotk/core/permission"
 )
@@ -23,7 +25,7 @@ func newEngine(t testing.TB, settings string, cfg config.Config) *Engine {
 		}
 	}
 	return &Engine{
-		Host:   permission.Claude,
+		Host:   claude.Host,
 		Env:    permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: home, ManagedDir: filepath.Join(home, "managed")},
 		Config: cfg,
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gotk-dev/gotk/core/hosts/droid"
+
 	"github.com/gotk-dev/gotk/core/permission"
 )
 
@@ -23,7 +25,7 @@ func TestDroidLineSplit(t *testing.T) {
 	if err := os.WriteFile(p, []byte(`{"commandDenylist":["chown -R","npm publish"]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e := &Engine{Host: permission.Droid, Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: home}}
+	e := &Engine{Host: droid.Host, Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: home}}
 	within := Request{AutoAllow: true} // the model's risk within the session's autonomy
 	run(t, e, within, []tc{
 		{"ls -R", AllowRewrite, "gotk ls -R"},

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gotk-dev/gotk/core/hosts/opencode"
+
 	"github.com/gotk-dev/gotk/core/config"
 	"github.com/gotk-dev/gotk/core/permission"
 )
@@ -259,13 +261,13 @@ func TestQuotedDenyEveryHost(t *testing.T) {
 // permission rules (found in Kilo, its fork, measured by the issue-18 work).
 func TestOpenCodePlugin(t *testing.T) {
 	home := t.TempDir()
-	e := &Engine{Host: permission.OpenCode, Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: home}}
+	e := &Engine{Host: opencode.Host, Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: home}}
 	run(t, e, Request{}, []tc{
 		{"git status", AskRewrite, "gotk git status"},
 		{"cat /etc/passwd", Passthrough, ""},
 		{"git status && cat x", Passthrough, ""},
 	})
 	os.WriteFile(filepath.Join(home, "opencode.json"), []byte(`{"permission":{"bash":"ask"}}`), 0o644)
-	e = &Engine{Host: permission.OpenCode, Env: e.Env}
+	e = &Engine{Host: opencode.Host, Env: e.Env}
 	run(t, e, Request{}, []tc{{"git status", Deny, ""}})
 }

@@ -8,6 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gotk-dev/gotk/core/host"
+	"github.com/gotk-dev/gotk/core/hosts/claude"
+	"github.com/gotk-dev/gotk/core/hosts/codex"
+	"github.com/gotk-dev/gotk/core/hosts/cursor"
+	"github.com/gotk-dev/gotk/core/hosts/gemini"
+	"github.com/gotk-dev/gotk/core/hosts/vibe"
+
 	"github.com/gotk-dev/gotk/core/permission"
 	"github.com/gotk-dev/gotk/core/shell"
 	"github.com/gotk-dev/gotk/core/shell/shelltest"
@@ -38,8 +45,8 @@ func hostEngines(t testing.TB) map[string]*Engine {
 	os.MkdirAll(filepath.Join(proj, "src"), 0o755)
 	os.WriteFile(filepath.Join(proj, "notes.txt"), []byte("x\n"), 0o644)
 	out := map[string]*Engine{}
-	for _, h := range []permission.Host{permission.Claude, permission.Cursor, permission.Gemini, permission.Codex, permission.Vibe} {
-		out[string(h)] = &Engine{Host: h, Env: permission.Env{
+	for _, h := range []*host.Def{claude.Host, cursor.Host, gemini.Host, codex.Host, vibe.Host} {
+		out[h.Name] = &Engine{Host: h, Env: permission.Env{
 			Getenv: func(k string) string {
 				if k == "CLAUDE_PROJECT_DIR" {
 					return proj

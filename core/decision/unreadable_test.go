@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gotk-dev/gotk/core/hosts/codex"
+
 	"github.com/gotk-dev/gotk/core/permission"
 )
 
@@ -16,7 +18,7 @@ func TestUnreadableRules(t *testing.T) {
 	f := filepath.Join(home, ".codex", "rules", "default.rules")
 	os.MkdirAll(filepath.Dir(f), 0o755)
 	os.WriteFile(f, []byte(`prefix_rule(pattern=[f"git"], decision="forbidden")`+"\n"), 0o644) // f-strings: not Starlark gotk evaluates
-	e := &Engine{Host: permission.Codex, Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: home, ManagedDir: filepath.Join(home, "managed")}}
+	e := &Engine{Host: codex.Host, Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: home, ManagedDir: filepath.Join(home, "managed")}}
 	// a hook's question about a line with nothing to rewrite reads no rule
 	// file: its answer is the no-op either way
 	if d := e.Decide(Request{Command: "echo hi"}); d.Verdict != Passthrough || len(d.Warnings) != 0 {
@@ -32,7 +34,7 @@ func TestUnreadableRules(t *testing.T) {
 	// a readable file: forbidden rules deny; Codex takes only allows, so
 	// its known-safe commands are rewritten and the rest left alone
 	os.WriteFile(f, []byte(`prefix_rule(pattern=["git", "push"], decision="forbidden")`), 0o644)
-	e = &Engine{Host: permission.Codex, Env: e.Env}
+	e = &Engine{Host: codex.Host, Env: e.Env}
 	run(t, e, Request{}, []tc{
 		{"git push origin", Deny, ""},
 		{"git status", Passthrough, ""},

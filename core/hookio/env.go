@@ -2,7 +2,6 @@ package hookio
 
 import (
 	"github.com/gotk-dev/gotk/core/host"
-	"github.com/gotk-dev/gotk/core/permission"
 
 	"errors"
 	"os"
@@ -21,7 +20,7 @@ func OSEnv() Env {
 		Now:        time.Now,
 		LookPath:   exec.LookPath,
 		AppendFile: appendPrivate,
-		Session: func(h permission.Host) host.Session {
+		Session: func(h *host.Def) host.Session {
 			return host.ReadSession(h, host.System(), os.Getppid())
 		},
 	}
@@ -38,7 +37,7 @@ func (e Env) withDefaults() Env {
 		e.LookPath = func(string) (string, error) { return "", exec.ErrNotFound }
 	}
 	if e.Session == nil {
-		e.Session = func(permission.Host) host.Session { return host.Session{} }
+		e.Session = func(*host.Def) host.Session { return host.Session{} }
 	}
 	if e.AppendFile == nil {
 		e.AppendFile = func(string, []byte) error { return errors.ErrUnsupported }

@@ -29,7 +29,6 @@ import (
 
 	"github.com/gotk-dev/gotk/core/decision"
 	"github.com/gotk-dev/gotk/core/host"
-	"github.com/gotk-dev/gotk/core/permission"
 )
 
 // MaxInput is the most stdin a hook reads: 1 MiB. A larger input gets the
@@ -46,8 +45,9 @@ type Agent struct {
 	// Name is the agent's short name ("claude"); the binary is
 	// gotk-hook-<Name>, and it names the agent in the audit log.
 	Name string
-	// Host selects the permission rules decision.Engine reads.
-	Host permission.Host
+	// Host is the agent as gotk knows it (core/hosts/<name>): its rules,
+	// session flags and answer policy.
+	Host *host.Def
 	// NoOp is the answer when the hook has no opinion: nil prints nothing,
 	// otherwise NoOp and a newline (Cursor: `{}`).
 	NoOp []byte
@@ -75,7 +75,7 @@ type Env struct {
 	// private to the user.
 	AppendFile func(path string, data []byte) error
 	// Session reads the flags of the host process running the hook.
-	Session func(permission.Host) host.Session
+	Session func(*host.Def) host.Session
 }
 
 // Run is one hook invocation: read stdin, answer on stdout, explain on

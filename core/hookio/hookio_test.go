@@ -11,11 +11,12 @@ import (
 	"github.com/gotk-dev/gotk/core/decision"
 	"github.com/gotk-dev/gotk/core/hookio"
 	"github.com/gotk-dev/gotk/core/hookio/hookiotest"
+	"github.com/gotk-dev/gotk/core/host"
 )
 
 // echoAgent rewrites tool_input.command, like every real agent.
 func echoAgent(noop []byte) hookio.Agent {
-	return hookio.Agent{Name: "test", Host: "test", NoOp: noop, Handle: func(in []byte, d decision.Decider) []byte {
+	return hookio.Agent{Name: "test", Host: &host.Def{Name: "test"}, NoOp: noop, Handle: func(in []byte, d decision.Decider) []byte {
 		f, cmd, ok := hookio.ShellInput(bytes.TrimPrefix(bytes.TrimSuffix(in, []byte("}")), []byte(`{"tool_input":`)), "command")
 		if !ok {
 			return noop

@@ -7,9 +7,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gotk-dev/gotk/core/host"
+	"github.com/gotk-dev/gotk/core/hosts/claude"
+	"github.com/gotk-dev/gotk/core/hosts/codex"
+	"github.com/gotk-dev/gotk/core/hosts/cursor"
+	"github.com/gotk-dev/gotk/core/hosts/droid"
+	"github.com/gotk-dev/gotk/core/hosts/gemini"
+	"github.com/gotk-dev/gotk/core/hosts/kilo"
+	"github.com/gotk-dev/gotk/core/hosts/opencode"
+	"github.com/gotk-dev/gotk/core/hosts/vibe"
+
 	"github.com/gotk-dev/gotk/core/hookio"
 	"github.com/gotk-dev/gotk/core/hookio/hookiotest"
-	"github.com/gotk-dev/gotk/core/permission"
 	"github.com/gotk-dev/gotk/core/regfile/regfiletest"
 )
 
@@ -17,21 +26,21 @@ import (
 // own config, the user's and the project's filters, and each host's rule
 // files, in the home directory and in the project.
 var specialPlaces = []struct {
-	host permission.Host
+	host *host.Def
 	path string // relative to HOME, which is also the working directory
 }{
-	{permission.Claude, ".config/gotk/config.toml"},
-	{permission.Claude, ".config/gotk/filters.toml"},
-	{permission.Claude, ".gotk/filters.toml"},
-	{permission.Claude, ".claude/settings.json"},
-	{permission.Codex, ".codex/rules/x.rules"},
-	{permission.Gemini, ".gemini/policies/x.toml"},
-	{permission.Gemini, ".gemini/settings.json"},
-	{permission.Cursor, ".cursor/cli-config.json"},
-	{permission.Droid, ".factory/settings.json"},
-	{permission.Vibe, ".vibe/config.toml"},
-	{permission.Kilo, ".config/kilo/kilo.json"},
-	{permission.OpenCode, "opencode.json"},
+	{claude.Host, ".config/gotk/config.toml"},
+	{claude.Host, ".config/gotk/filters.toml"},
+	{claude.Host, ".gotk/filters.toml"},
+	{claude.Host, ".claude/settings.json"},
+	{codex.Host, ".codex/rules/x.rules"},
+	{gemini.Host, ".gemini/policies/x.toml"},
+	{gemini.Host, ".gemini/settings.json"},
+	{cursor.Host, ".cursor/cli-config.json"},
+	{droid.Host, ".factory/settings.json"},
+	{vibe.Host, ".vibe/config.toml"},
+	{kilo.Host, ".config/kilo/kilo.json"},
+	{opencode.Host, "opencode.json"},
 }
 
 // TestSpecialFilesNeverHang: wherever a hook reads a file, a FIFO or a
@@ -40,7 +49,7 @@ var specialPlaces = []struct {
 func TestSpecialFilesNeverHang(t *testing.T) {
 	for _, p := range specialPlaces {
 		for _, kind := range []string{"FIFO", "symlink to /dev/zero"} {
-			t.Run(string(p.host)+"/"+p.path+"/"+kind, func(t *testing.T) {
+			t.Run(p.host.Name+"/"+p.path+"/"+kind, func(t *testing.T) {
 				home := t.TempDir()
 				regfiletest.Make(t, kind, filepath.Join(home, p.path))
 				a := echoAgent([]byte(`{}`))
@@ -55,7 +64,7 @@ func TestSpecialFilesNeverHang(t *testing.T) {
 				if strings.Contains(p.path, "filters") || strings.Contains(p.path, "gotk/config") {
 					return // gotk's own files: the rewrite may go on without them
 				}
-				if p.host == permission.Gemini && kind == "FIFO" && strings.Contains(p.path, "policies") {
+				if p.host == gemini.Host && kind == "FIFO" && strings.Contains(p.path, "policies") {
 					return // Gemini reads only files and links there; it skips a FIFO too
 				}
 				if out != "{}\n" {
@@ -71,8 +80,8 @@ func TestSpecialFilesNeverHang(t *testing.T) {
 // Measured on 2 shared cores: 0.5 ms (Gemini) to 2.2 ms (Kilo) per call,
 // against a 100 ms budget; a reader that waited on the FIFO never finishes.
 func BenchmarkSpecialFiles(b *testing.B) {
-	for _, host := range []permission.Host{permission.Claude, permission.Codex, permission.Gemini, permission.OpenCode, permission.Kilo} {
-		b.Run(string(host), func(b *testing.B) {
+	for _, host := range []*host.Def{claude.Host, codex.Host, gemini.Host, opencode.Host, kilo.Host} {
+		b.Run(host.Name, func(b *testing.B) {
 			home := b.TempDir()
 			for _, p := range specialPlaces {
 				regfiletest.Make(b, "FIFO", filepath.Join(home, p.path))

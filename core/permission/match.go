@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-// claudeMatch implements Claude Code's Bash(...) rule matching:
+// PrefixMatch implements Claude Code's Bash(...) rule matching:
 //   - "*" matches everything;
 //   - "P *" or legacy "P:*" (a trailing star): cmd is P or starts with "P "
 //     (a word boundary: `git push *` does not match `git pushx`);
@@ -16,9 +16,9 @@ import (
 //
 // Check also tests deny and ask rules without a star as word-boundary
 // prefixes (see lenient): on that side, matching more is the safe error.
-func claudeMatch(pattern, cmd string) bool {
-	p := normalize(pattern)
-	c := normalize(cmd)
+func PrefixMatch(pattern, cmd string) bool {
+	p := Normalize(pattern)
+	c := Normalize(cmd)
 	if p == "" {
 		return false
 	}
@@ -30,16 +30,16 @@ func claudeMatch(pattern, cmd string) bool {
 		switch {
 		case strings.HasSuffix(body, ":"):
 			body = strings.TrimSuffix(body, ":")
-			return wordPrefix(c, strings.TrimSpace(body))
+			return WordPrefix(c, strings.TrimSpace(body))
 		case strings.HasSuffix(body, " "):
-			return wordPrefix(c, strings.TrimSpace(body))
+			return WordPrefix(c, strings.TrimSpace(body))
 		default:
 			return strings.HasPrefix(c, body)
 		}
 	}
 	if strings.Contains(p, "*") {
 		p = strings.ReplaceAll(p, ":*", " *")
-		return glob(p, c)
+		return Glob(p, c)
 	}
 	return c == p
 }
@@ -52,24 +52,24 @@ func lenient(m func(string, string) bool) func(string, string) bool {
 		if m(pattern, cmd) {
 			return true
 		}
-		p := normalize(pattern)
-		return p != "" && !strings.Contains(p, "*") && wordPrefix(normalize(cmd), p)
+		p := Normalize(pattern)
+		return p != "" && !strings.Contains(p, "*") && WordPrefix(Normalize(cmd), p)
 	}
 }
 
-// wordPrefix: c is p, or p followed by a space.
-func wordPrefix(c, p string) bool {
+// WordPrefix: c is p, or p followed by a space.
+func WordPrefix(c, p string) bool {
 	if p == "" {
 		return true
 	}
 	return c == p || strings.HasPrefix(c, p+" ")
 }
 
-// glob matches s against a pattern whose only metacharacter is '*' (any
+// Glob matches s against a pattern whose only metacharacter is '*' (any
 // run of characters). A star preceded by a space may also match nothing
 // with the space, so `git * diff *` matches `git -C x diff` and `git *`
 // matches `git`.
-func glob(p, s string) bool {
+func Glob(p, s string) bool {
 	re, ok := globCache.Load(p)
 	if !ok {
 		var b strings.Builder
@@ -95,31 +95,3 @@ func glob(p, s string) bool {
 
 var globCache sync.Map
 
-// cursorMatch implements Cursor CLI's Shell(...) rules: `Shell(git)` names
-// the command base (the first word) and may be a glob; `Shell(curl:*)`
-// names the base and a glob over the rest of the arguments.
-func cursorMatch(pattern, cmd string) bool {
-	p := normalize(pattern)
-	c := normalize(cmd)
-	if p == "" {
-		return false
-	}
-	if p == "*" {
-		return true
-	}
-	base, rest, _ := strings.Cut(c, " ")
-	if pb, pargs, ok := strings.Cut(p, ":"); ok {
-		return glob(pb, base) && (pargs == "*" || glob(pargs, rest))
-	}
-	return glob(p, base)
-}
-
-// geminiMatch implements Gemini CLI's run_shell_command(...) rules: a
-// word-boundary prefix of the command.
-func geminiMatch(pattern, cmd string) bool {
-	p := normalize(pattern)
-	if p == "*" {
-		return true
-	}
-	return p != "" && wordPrefix(normalize(cmd), p)
-}

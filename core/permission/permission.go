@@ -49,14 +49,6 @@ func (v Verdict) String() string {
 // Host names an agent whose rule files gotk understands.
 type Host string
 
-// Hosts with rule files; every other host has Default for everything.
-const (
-	Claude Host = "claude"
-	Cursor Host = "cursor"
-	Gemini Host = "gemini"
-	Vibe   Host = "vibe"
-	Codex  Host = "codex"
-)
 
 // Segment is one simple command as the host's matcher sees it.
 type Segment struct {
@@ -96,14 +88,16 @@ type Rules struct {
 	// host that splits a line otherwise than bash (Droid) may match a rule
 	// across what bash runs as two commands.
 	LineForms func(line string) []string
-	match     func(pattern, cmd string) bool
-	// ranked: the highest-priority matching rule wins (see Rule.Priority).
-	ranked bool
-	// sourceText: the host matches a command's source text (Segment.Source).
-	sourceText bool
-	// plainLine, when set, tells the lines whose commands the host matches
+	// Match is the host's pattern matcher; nil is PrefixMatch (Claude
+	// Code's).
+	Match func(pattern, cmd string) bool
+	// Ranked: the highest-priority matching rule wins (see Rule.Priority).
+	Ranked bool
+	// SourceText: the host matches a command's source text (Segment.Source).
+	SourceText bool
+	// PlainLine, when set, tells the lines whose commands the host matches
 	// its rules against one by one; on any other line no allow rule holds.
-	plainLine func(line string) bool
+	PlainLine func(line string) bool
 }
 
 // Rule is one pattern and the file it came from.
@@ -114,11 +108,11 @@ type Rule struct {
 	// Priority ranks the rules of hosts where the highest-priority match
 	// wins (Gemini: tier + priority/1000). Zero elsewhere.
 	Priority float64
-	// test, when set, replaces the host's matcher for this rule (regular
+	// Test, when set, replaces the host's matcher for this rule (regular
 	// expressions, token prefixes, first-word rules). It is used as is for
 	// deny and ask rules, without the lenient widening, and never matches
 	// an empty command.
-	test func(cmd string) bool
+	Test func(cmd string) bool
 }
 
 // Result is the verdict for one segment and the rule that decided it.
@@ -132,28 +126,28 @@ type Result struct {
 // a ranked host the highest-priority match decides, an allow rule winning
 // only with a strictly higher priority than every matching deny or ask rule.
 func (r *Rules) Check(s Segment) Result {
-	m := r.match
+	m := r.Match
 	if m == nil {
-		m = claudeMatch
+		m = PrefixMatch
 	}
 	wide := lenient(m)
 	strict := func(rule *Rule, cmd string) bool {
-		if rule.test != nil {
-			return cmd != "" && rule.test(cmd)
+		if rule.Test != nil {
+			return cmd != "" && rule.Test(cmd)
 		}
 		return wide(rule.Pattern, cmd)
 	}
 	allows := func(rule *Rule) bool {
-		if rule.test != nil {
-			return s.AllowForm != "" && rule.test(s.AllowForm)
+		if rule.Test != nil {
+			return s.AllowForm != "" && rule.Test(s.AllowForm)
 		}
 		return m(rule.Pattern, s.AllowForm)
 	}
-	if r.plainLine != nil && s.Line != "" && !r.plainLine(s.Line) {
+	if r.PlainLine != nil && s.Line != "" && !r.PlainLine(s.Line) {
 		s.AllowForm = ""
 	}
-	if r.sourceText && s.Source != "" {
-		s.Forms = append(s.Forms[:len(s.Forms):len(s.Forms)], normalize(s.Source))
+	if r.SourceText && s.Source != "" {
+		s.Forms = append(s.Forms[:len(s.Forms):len(s.Forms)], Normalize(s.Source))
 	}
 	var best *Rule
 	bestV := Default
@@ -167,7 +161,7 @@ func (r *Rules) Check(s Segment) Result {
 				if !strict(rule, f) {
 					continue
 				}
-				if !r.ranked {
+				if !r.Ranked {
 					return Result{lst.v, rule}
 				}
 				if best == nil || rule.Priority > best.Priority || (rule.Priority == best.Priority && lst.v > bestV) {
@@ -182,7 +176,7 @@ func (r *Rules) Check(s Segment) Result {
 		rule := &r.Allow[i]
 		if (allow == nil || rule.Priority > allow.Priority) && allows(rule) {
 			allow = rule
-			if !r.ranked {
+			if !r.Ranked {
 				break
 			}
 		}
@@ -196,9 +190,9 @@ func (r *Rules) Check(s Segment) Result {
 	return Result{Verdict: Default}
 }
 
-// parseJSONC decodes JSON that may carry a BOM, comments and trailing
+// ParseJSONC decodes JSON that may carry a BOM, comments and trailing
 // commas.
-func parseJSONC(data []byte, v any) error {
+func ParseJSONC(data []byte, v any) error {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	std, err := hujson.Standardize(data)
 	if err != nil {
@@ -207,13 +201,21 @@ func parseJSONC(data []byte, v any) error {
 	return json.Unmarshal(std, v)
 }
 
-// normalize joins a command's words with single spaces, as hosts do before
+// Normalize joins a command's words with single spaces, as hosts do before
 // matching.
-func normalize(s string) string {
+func Normalize(s string) string {
 	s = strings.ReplaceAll(s, "\\\n", " ")
 	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }), " ")
 }
 
-func (r *Rules) warnf(format string, a ...any) {
+// Warnf adds a warning: one line, said once per decision.
+func (r *Rules) Warnf(format string, a ...any) {
 	r.Warnings = append(r.Warnings, fmt.Sprintf(format, a...))
+}
+
+// MarkUnreadable records a rule file gotk cannot parse: a warning, and the
+// rules marked Unreadable (gotk then never answers allow).
+func (r *Rules) MarkUnreadable(format string, a ...any) {
+	r.Unreadable = true
+	r.Warnf(format+"; gotk cannot tell what its rules say and steps aside for this host", a...)
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/gotk-dev/gotk/core/agentconf"
+	"github.com/gotk-dev/gotk/core/hosts"
 )
 
 // cli is gotk-install's command line.
@@ -59,7 +60,7 @@ func Main(args []string, e *Env) int {
 	var c cli
 	parser, err := kong.New(&c, kong.Name(prog),
 		kong.Description("Install gotk's hooks, plugins and rules into coding agents' configuration."),
-		kong.Vars{"agents": strings.Join(agentconf.AgentNames(), ", "), "version": prog + " " + Version},
+		kong.Vars{"agents": strings.Join(hosts.AgentNames(), ", "), "version": prog + " " + Version},
 		kong.Writers(e.Stdout, e.Stderr),
 		kong.Exit(func(int) { panic(exitHelp{}) }))
 	if err != nil {
@@ -112,9 +113,9 @@ func Main(args []string, e *Env) int {
 		scope = agentconf.Project
 	}
 	if c.Agent != "" {
-		a := agentconf.AgentByName(c.Agent)
+		a := hosts.AgentByName(c.Agent)
 		if a == nil {
-			fmt.Fprintf(e.Stderr, "%s: unknown agent %q; choose one of: %s\n", prog, c.Agent, strings.Join(agentconf.AgentNames(), ", "))
+			fmt.Fprintf(e.Stderr, "%s: unknown agent %q; choose one of: %s\n", prog, c.Agent, strings.Join(hosts.AgentNames(), ", "))
 			return 2
 		}
 		if scope != "" && !a.Supports(scope) {
@@ -138,7 +139,7 @@ func Main(args []string, e *Env) int {
 		if err != nil {
 			return fail(e, err)
 		}
-		for _, a := range agentconf.Agents() {
+		for _, a := range hosts.Agents() {
 			// An uninstall also takes gotk out of agents that are gone.
 			if (scope == "" || a.Supports(scope)) && (a.Found(&e.Env, m) || c.Uninstall && m.Recorded(a.Name)) {
 				targets = append(targets, a)
@@ -463,7 +464,7 @@ func list(e *Env) int {
 	}
 	w := tabwriter.NewWriter(e.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "AGENT\tFOUND\tSCOPE\tSTATE\tFILE")
-	for _, st := range agentconf.Inspect(&e.Env, m) {
+	for _, st := range agentconf.Inspect(hosts.Agents(), &e.Env, m) {
 		found := "no"
 		if st.Found {
 			found = "yes"

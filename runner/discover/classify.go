@@ -4,9 +4,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gotk-dev/gotk/core/cli"
 	"github.com/gotk-dev/gotk/core/decision"
 	"github.com/gotk-dev/gotk/core/host"
+	"github.com/gotk-dev/gotk/core/hosts"
 	"github.com/gotk-dev/gotk/core/permission"
 	"github.com/gotk-dev/gotk/core/registry"
 )
@@ -72,7 +72,7 @@ func (d *deciders) engine(hostName string, allowAll bool) *decision.Engine {
 	if allowAll {
 		s = host.Session{Found: true, AllowAll: true}
 	}
-	e := decision.NewInSession(cli.Hosts[hostName].Rules, d.env, s)
+	e := decision.NewInSession(hosts.ByName(hostName), d.env, s)
 	if d.m == nil {
 		d.m = map[engineKey]*decision.Engine{}
 	}
@@ -158,7 +158,7 @@ func (d *deciders) classify(c *Call, hostName string) verdict {
 	e := d.engine(hostName, c.AllowAll)
 	segs := segments(c.Command, e.Config.Hooks.Prefixes()) // the user's transparent_prefixes, as Decide sees them
 	dec := e.Decide(decision.Request{Command: c.Command, Cwd: c.Cwd, AutoAllow: c.AutoAllow,
-		ReadOnlyAutoAllow: cli.Hosts[hostName].ReadOnly, Explain: true})
+		ReadOnlyAutoAllow: hosts.ByName(hostName).ReadOnly, Explain: true})
 	v := verdict{single: len(segs) == 1}
 	if len(dec.Segments) != len(segs) {
 		// Decide stopped before the commands: the line does not parse, or

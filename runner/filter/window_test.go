@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gotk-dev/gotk/core/hosts/claude"
+
 	"github.com/gotk-dev/gotk/core/decision"
 	"github.com/gotk-dev/gotk/core/permission"
 	"github.com/gotk-dev/gotk/core/registry"
@@ -38,7 +40,7 @@ type sessionLine struct {
 func sessionLines(t testing.TB) []sessionLine {
 	home := t.TempDir()
 	os.MkdirAll(filepath.Join(home, "managed"), 0o755)
-	e := &decision.Engine{Host: permission.Claude, Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: home, ManagedDir: filepath.Join(home, "managed")}}
+	e := &decision.Engine{Host: claude.Host, Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: home, ManagedDir: filepath.Join(home, "managed")}}
 	var out []sessionLine
 	for _, c := range loadCorpus(t) {
 		words := make([]string, len(c.argv))

@@ -1,0 +1,66 @@
+package codex
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/gotk-dev/gotk/core/host"
+)
+
+// KnownSafe mirrors Codex's is_known_safe_command
+// (openai/codex codex-rs/shell-command/src/command_safety/is_safe_command.rs,
+// read at 226bd15): a script of plain commands — literal or quoted words
+// only, joined by &&, ||, ; or | — each of which is on Codex's safe list.
+// Codex runs such a command without asking under every approval policy.
+// Anything this parser is unsure of is not safe: the cost is only that
+// gotk stays silent.
+func KnownSafe(cmd string) bool {
+	cmds, ok := host.PlainCommands(cmd, host.PlainWord)
+	if !ok {
+		return false
+	}
+	for _, argv := range cmds {
+		if !safeArgv(argv) {
+			return false
+		}
+	}
+	return true
+}
+
+// alwaysSafe are the programs Codex runs without asking whatever their
+// arguments (numfmt and tac only on Linux, so not here).
+var alwaysSafe = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"cat": true, "cd": true, "cut": true, "echo": true, "expr": true, "false": true, "grep": true,
+		"head": true, "id": true, "ls": true, "nl": true, "paste": true, "pwd": true, "rev": true,
+		"seq": true, "stat": true, "tail": true, "tr": true, "true": true, "uname": true, "uniq": true,
+		"wc": true, "which": true, "whoami": true,
+	}
+})
+
+// unsafeFlags are the arguments that make find and rg need approval.
+var unsafeFlags = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"find": {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fls", "-fprint", "-fprint0", "-fprintf"},
+		"rg":   {"--pre", "--hostname-bin", "--search-zip", "-z"},
+	}
+})
+
+func safeArgv(argv []string) bool {
+	prog := argv[0]
+	if alwaysSafe()[prog] {
+		return true
+	}
+	bad, ok := unsafeFlags()[prog]
+	if !ok {
+		return false // git, sed, base64… are not rewritten by gotk or need approval
+	}
+	for _, a := range argv[1:] {
+		for _, f := range bad {
+			if a == f || strings.HasPrefix(a, f+"=") {
+				return false
+			}
+		}
+	}
+	return true
+}

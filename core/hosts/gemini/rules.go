@@ -1,0 +1,96 @@
+package gemini
+
+import (
+	"path/filepath"
+
+	"github.com/gotk-dev/gotk/core/permission"
+)
+
+// Home is $GEMINI_CLI_HOME or the home directory.
+func Home(env permission.Env) string {
+	if d := env.Getenv("GEMINI_CLI_HOME"); d != "" {
+		return d
+	}
+	return env.Home
+}
+
+// Dir is ~/.gemini, where GEMINI_CLI_HOME replaces the home folder
+// (gemini-cli packages/core/src/utils/paths.ts homedir()).
+func Dir(env permission.Env) string { return filepath.Join(Home(env), ".gemini") }
+
+// ProjectSettings is a workspace's settings file.
+func ProjectSettings(cwd string) string { return filepath.Join(cwd, ".gemini", "settings.json") }
+
+// Load reads Gemini CLI's settings (tools.allowed, exclude,
+// confirmationRequired), its policy files and extension policies, and adds
+// its own hard-wired asks. The highest-priority rule wins.
+func Load(r *permission.Rules, env permission.Env) {
+	r.Match, r.Ranked = match, true
+	type doc struct {
+		Tools struct {
+			Allowed              []any `json:"allowed"`
+			Exclude              []any `json:"exclude"`
+			ConfirmationRequired []any `json:"confirmationRequired"`
+		} `json:"tools"`
+		Security struct {
+			FolderTrust struct {
+				Enabled *bool `json:"enabled"`
+			} `json:"folderTrust"`
+		} `json:"security"`
+		PolicyPaths      []string `json:"policyPaths"`
+		AdminPolicyPaths []string `json:"adminPolicyPaths"`
+	}
+	gf := filepath.Join(Dir(env), "settings.json")
+	var g doc
+	haveGlobal := r.ReadJSON(env, gf, &g)
+	trusted := env.Getenv("GEMINI_CLI_TRUST_WORKSPACE") == "true" || !(g.Security.FolderTrust.Enabled != nil && *g.Security.FolderTrust.Enabled)
+	type settings struct {
+		path string
+		d    doc
+		ok   bool
+	}
+	files := []settings{{gf, g, haveGlobal}}
+	if trusted && env.Cwd != "" {
+		pf := ProjectSettings(env.Cwd)
+		if pf != gf {
+			var p doc
+			ok := r.ReadJSON(env, pf, &p)
+			files = append(files, settings{pf, p, ok})
+		}
+	}
+	// System settings: only where policy files come from.
+	sf := env.Getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
+	if sf == "" {
+		sf = filepath.Join(SystemDir(), "settings.json")
+		if env.ManagedDir != "" {
+			sf = filepath.Join(env.ManagedDir, "settings.json")
+		}
+	}
+	var sys doc
+	r.ReadJSON(env, sf, &sys)
+	var policyPaths []string
+	for _, f := range files {
+		if !f.ok {
+			continue
+		}
+		policyPaths = append(policyPaths, f.d.PolicyPaths...)
+		for _, prefix := range []string{"run_shell_command", "ShellTool"} {
+			r.AddRanked(&r.Deny, f.d.Tools.Exclude, f.path, prefix, geminiExcludePriority)
+			r.AddRanked(&r.Ask, f.d.Tools.ConfirmationRequired, f.path, prefix, geminiConfirmPriority)
+			r.AddRanked(&r.Allow, f.d.Tools.Allowed, f.path, prefix, geminiAllowedPriority)
+		}
+	}
+	policyPaths = append(policyPaths, sys.PolicyPaths...)
+	loadGeminiPolicies(r, env, geminiPolicyPaths(env, trusted, policyPaths, sys.AdminPolicyPaths))
+	r.Deny = append(r.Deny, geminiHeuristicRules(trusted)...)
+}
+
+// match implements Gemini CLI's run_shell_command(...) rules: a
+// word-boundary prefix of the command.
+func match(pattern, cmd string) bool {
+	p := permission.Normalize(pattern)
+	if p == "*" {
+		return true
+	}
+	return p != "" && permission.WordPrefix(permission.Normalize(cmd), p)
+}

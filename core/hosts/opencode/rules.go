@@ -1,0 +1,277 @@
+package opencode
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gotk-dev/gotk/core/permission"
+)
+
+// OpenCodeManagedDir is where OpenCode reads its managed config on Linux.
+const openCodeManagedDir = "/etc/opencode"
+
+// Load reads the rules of OpenCode (the OpenCode plugin's host, `gotk
+// rewrite --host opencode`).
+//
+// OpenCode (1.18.33) matches its bash permission rules on the REWRITTEN
+// command: the plugin cannot answer for it. Its rules are
+// {permission, pattern, action} triples, the last one whose permission key
+// and pattern both match (Wildcard.match: * any text, ? one character, a
+// trailing " *" optional) deciding; the built-in agents have no bash
+// pattern but a catch-all. So a rewrite keeps OpenCode's answer exactly
+// when no user pattern that is not a catch-all matches the command or the
+// command with gotk inserted before one of its words: both then fall to
+// the same catch-all, whatever the rules' order and whichever agent is
+// active (the plugin is not told which). Every such pattern of every agent
+// is therefore an ask rule here (no rewrite under the host's answers). A
+// catch-all other than "allow" makes gotk step aside altogether: OpenCode
+// would ask about `gotk …`, and its "always" answer would then approve
+// every gotk command.
+//
+// Where the rules come from (config/config.ts loadInstanceState and
+// ConfigPaths, config-agent plugin):
+//   - config.json, opencode.json, opencode.jsonc in ~/.config/opencode
+//     ($XDG_CONFIG_HOME/opencode);
+//   - $OPENCODE_CONFIG;
+//   - opencode.json(c) in the working directory and each directory above
+//     (OpenCode stops at the worktree: reading more only keeps gotk out);
+//   - opencode.json(c) in every .opencode/ folder up from the working
+//     directory, in ~/.opencode and in $OPENCODE_CONFIG_DIR;
+//   - the agent and mode markdown files ({agent,agents}/**/*.md,
+//     {mode,modes}/*.md) of every config directory: ~/.config/opencode,
+//     each .opencode/, ~/.opencode, $OPENCODE_CONFIG_DIR — their YAML front
+//     matter's permission;
+//   - $OPENCODE_CONFIG_CONTENT (a config document), the managed
+//     directory's opencode.json(c), and $OPENCODE_PERMISSION (a
+//     permission value, merged last);
+//   - in each document: permission, agent.NAME.permission and
+//     mode.NAME.permission; every key matching "bash" as a wildcard ("*",
+//     "b*", "ba?h") counts.
+//
+// Not modelled: remote configs (.well-known, an account's organisation),
+// which need the network; where they set rules, gotk may rewrite a command
+// they name. `cat` is also an ask rule: OpenCode asks before cat reads
+// outside the project, looking for cat as the program.
+func Load(r *permission.Rules, env permission.Env) {
+	r.SourceText = true
+	global := env.Getenv("XDG_CONFIG_HOME")
+	if global == "" {
+		global = filepath.Join(env.Home, ".config")
+	}
+	global = filepath.Join(global, "opencode")
+	var files, dirs []string
+	files = append(files, filepath.Join(global, "config.json"), filepath.Join(global, "opencode.json"), filepath.Join(global, "opencode.jsonc"))
+	dirs = append(dirs, global)
+	if f := env.Getenv("OPENCODE_CONFIG"); f != "" {
+		files = append(files, f)
+	}
+	inDir := func(d string) {
+		files = append(files, filepath.Join(d, "opencode.json"), filepath.Join(d, "opencode.jsonc"))
+	}
+	if env.Cwd != "" && env.Getenv("OPENCODE_DISABLE_PROJECT_CONFIG") == "" {
+		for d := filepath.Clean(env.Cwd); ; d = filepath.Dir(d) {
+			inDir(d)
+			inDir(filepath.Join(d, ".opencode"))
+			dirs = append(dirs, filepath.Join(d, ".opencode"))
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	if env.Home != "" {
+		inDir(filepath.Join(env.Home, ".opencode"))
+		dirs = append(dirs, filepath.Join(env.Home, ".opencode"))
+	}
+	if d := env.Getenv("OPENCODE_CONFIG_DIR"); d != "" {
+		inDir(d)
+		dirs = append(dirs, d)
+	}
+	managed := openCodeManagedDir
+	if env.ManagedDir != "" {
+		managed = filepath.Join(env.ManagedDir, "opencode")
+	}
+	inDir(managed)
+
+	c := NewReader(r, env)
+	for _, f := range files {
+		c.File(f, true)
+	}
+	c.Rest(dirs, "OPENCODE")
+	for _, k := range c.everything() {
+		if CatchAll(k.Pattern) && k.Action != "allow" {
+			// A command and its rewrite would both be asked about, but
+			// OpenCode's "always" answer to `gotk …` would approve every
+			// gotk command: gotk steps aside.
+			r.MarkUnreadable("gotk: %s sets OpenCode's bash permission to %q", k.Source, k.Action)
+			break
+		}
+	}
+	for _, k := range Live(c.everything()) {
+		r.Ask = append(r.Ask, k.KeepOut())
+	}
+	r.Ask = append(r.Ask, ExternalDirectoryCat("OpenCode"))
+}
+
+// Reader gathers the bash rules of an OpenCode-like host's
+// documents: the general ones and each agent's (Kilo reads the same
+// shapes).
+type Reader struct {
+	r      *permission.Rules
+	env    permission.Env
+	seen   map[string]bool
+	User   []Rule
+	Agents map[string][]Rule
+}
+
+func NewReader(r *permission.Rules, env permission.Env) *Reader {
+	return &Reader{r: r, env: env, seen: map[string]bool{}, Agents: map[string][]Rule{}}
+}
+
+// file reads one config document; a missing file is skipped, any other
+// failure makes the rules unreadable. counts: its catch-alls replace the
+// defaults before them (Kilo).
+func (c *Reader) File(path string, counts bool) {
+	if c.seen[path] {
+		return
+	}
+	c.seen[path] = true
+	data, err := c.env.Read(path)
+	if err != nil {
+		if !permission.Missing(err) && !os.IsPermission(err) {
+			c.r.MarkUnreadable("gotk: %s: %v", path, err)
+		}
+		return
+	}
+	c.json(path, data, counts)
+}
+
+// rest adds the agent and mode files of dirs, then $<prefix>_CONFIG_CONTENT
+// (a config document) and $<prefix>_PERMISSION (a permission value).
+func (c *Reader) Rest(dirs []string, prefix string) {
+	for _, d := range dirs {
+		c.markdown(d)
+	}
+	if s := c.env.Getenv(prefix + "_CONFIG_CONTENT"); s != "" {
+		c.json("$"+prefix+"_CONFIG_CONTENT", []byte(s), true)
+	}
+	if s := c.env.Getenv(prefix + "_PERMISSION"); s != "" {
+		c.permission("$"+prefix+"_PERMISSION", []byte(s))
+	}
+}
+
+// json adds a config document's rules.
+func (c *Reader) json(source string, data []byte, counts bool) {
+	var doc map[string]any
+	if err := permission.ParseJSONC(data, &doc); err != nil {
+		c.r.MarkUnreadable("gotk: %s: %s", source, permission.OneLine(err.Error()))
+		return
+	}
+	c.r.Sources = append(c.r.Sources, source)
+	c.User = append(c.User, docRules(doc, source, counts)...)
+	for _, key := range []string{"agent", "mode"} {
+		m, _ := doc[key].(map[string]any)
+		for name, a := range m {
+			if a, ok := a.(map[string]any); ok {
+				c.Agents[name] = append(c.Agents[name], docRules(a, source+" "+key+"."+name, counts)...)
+			}
+		}
+	}
+}
+
+// permission adds a bare permission value ($OPENCODE_PERMISSION).
+func (c *Reader) permission(source string, data []byte) {
+	var v any
+	if err := permission.ParseJSONC(data, &v); err != nil {
+		c.r.MarkUnreadable("gotk: %s: %s", source, permission.OneLine(err.Error()))
+		return
+	}
+	c.r.Sources = append(c.r.Sources, source)
+	c.User = append(c.User, rulesOf(v, source, true)...)
+}
+
+// markdown adds the rules of a config directory's agent and mode files.
+func (c *Reader) markdown(dir string) {
+	if c.seen[dir+"/*.md"] {
+		return
+	}
+	c.seen[dir+"/*.md"] = true
+	files, ok := agentMarkdown(dir)
+	if !ok {
+		c.r.MarkUnreadable("gotk: %s: more than %d agent files", dir, maxAgentFiles)
+		return
+	}
+	for _, f := range files {
+		data, err := c.env.Read(f.path)
+		if err != nil {
+			if !os.IsNotExist(err) {
+				c.r.MarkUnreadable("gotk: %s: %v", f.path, err)
+			}
+			continue
+		}
+		fm, err := frontmatter(data)
+		if err != nil {
+			c.r.MarkUnreadable("gotk: %s: %s", f.path, permission.OneLine(err.Error()))
+			continue
+		}
+		c.r.Sources = append(c.r.Sources, f.path)
+		c.Agents[f.name] = append(c.Agents[f.name], docRules(fm, f.path, true)...)
+	}
+}
+
+// everything is every rule, general and of every agent.
+func (c *Reader) everything() []Rule {
+	out := append([]Rule(nil), c.User...)
+	for _, rules := range c.Agents {
+		out = append(out, rules...)
+	}
+	return out
+}
+
+// liveRules drops the catch-alls: they match a command and its rewrite
+// alike.
+func Live(rules []Rule) []Rule {
+	var out []Rule
+	for _, k := range rules {
+		if !k.CatchAll && !CatchAll(k.Pattern) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// docRules are the bash rules of one document (a config, an agent's entry
+// or front matter): its permission, and tools naming bash (a catch-all).
+func docRules(doc map[string]any, source string, counts bool) []Rule {
+	out := rulesOf(doc["permission"], source, counts)
+	if tools, ok := doc["tools"].(map[string]any); ok {
+		for k := range tools {
+			if Match("bash", k) {
+				out = append(out, Rule{Pattern: "*", Source: source + " tools", CatchAll: counts})
+			}
+		}
+	}
+	return out
+}
+
+// keepOut is the ask rule of a pattern: it matches a command when the
+// pattern matches it or its rewrite.
+func (k Rule) KeepOut() permission.Rule {
+	return permission.Rule{Pattern: k.Pattern, Raw: `bash "` + k.Pattern + `": ` + k.Action, Source: k.Source,
+		Test: func(cmd string) bool { return RuleMatches(k.Pattern, cmd) }}
+}
+
+// externalDirectoryCat is the ask rule for OpenCode's external_directory
+// check, which Kilo (its fork) shares: it looks for cat as the program of
+// the command it is given, so any word naming cat keeps gotk out.
+func ExternalDirectoryCat(agent string) permission.Rule {
+	return permission.Rule{Pattern: "cat", Raw: "cat", Source: agent + "'s external_directory check (it looks for cat as the program)",
+		Test: func(cmd string) bool {
+			for _, w := range strings.Fields(cmd) {
+				if filepath.Base(strings.Trim(w, `"'`)) == "cat" {
+					return true
+				}
+			}
+			return false
+		}}
+}

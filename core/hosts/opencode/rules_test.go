@@ -1,0 +1,147 @@
+package opencode
+
+import (
+	"fmt"
+	"math/rand"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gotk-dev/gotk/core/permission"
+	"github.com/gotk-dev/gotk/core/permission/permissiontest"
+)
+
+func TestLoadOpenCode(t *testing.T) {
+	home := t.TempDir()
+	proj := filepath.Join(home, "p")
+	r := Host.LoadRules(permissiontest.Env(home, proj, nil))
+	if r.Unreadable {
+		t.Fatalf("no config: unreadable %q", r.Warnings)
+	}
+	permissiontest.CheckAll(t, r, map[string]permission.Verdict{"cat /etc/passwd": permission.Ask, "cat x": permission.Ask, "git status": permission.Default})
+	// bash allowed outright: rules stay readable (edit and webfetch do not
+	// matter); a catch-all ask or deny anywhere makes gotk step aside.
+	permissiontest.Write(t, filepath.Join(proj, "opencode.json"), `{"permission":{"bash":"allow","edit":"allow","webfetch":"deny"}}`)
+	permissiontest.CheckAll(t, Host.LoadRules(permissiontest.Env(home, proj, nil)), map[string]permission.Verdict{"git status": permission.Default, "git push": permission.Default})
+	permissiontest.Write(t, filepath.Join(proj, "opencode.json"), `{"agent":{"plan":{"permission":{"b*":{"*":"ask"}}}}}`)
+	if r := Host.LoadRules(permissiontest.Env(home, proj, nil)); !r.Unreadable || len(r.Warnings) != 1 {
+		t.Errorf("catch-all ask: want unreadable and one warning, got %v %q", r.Unreadable, r.Warnings)
+	}
+	permissiontest.Write(t, filepath.Join(proj, "opencode.json"), `{"permission":{"bash":{"git push":"ask"}}}`)
+	permissiontest.CheckAll(t, Host.LoadRules(permissiontest.Env(home, proj, nil)), map[string]permission.Verdict{"git status": permission.Default, "git push": permission.Ask})
+	permissiontest.Write(t, filepath.Join(proj, "opencode.json"), `{"permission":{"bash":{"git push":"ask"}}`)
+	if r := Host.LoadRules(permissiontest.Env(home, proj, nil)); !r.Unreadable || len(r.Warnings) != 1 {
+		t.Errorf("broken JSON: want unreadable and one warning, got %v %q", r.Unreadable, r.Warnings)
+	}
+}
+
+// TestOpenCodeRuleSources: a `git push *` deny in any source OpenCode reads
+// keeps gotk from rewriting `git push origin main` (OpenCode would match
+// the rewrite, miss the deny and run it under the build agent's "*": allow),
+// and leaves `git status` alone.
+func TestOpenCodeRuleSources(t *testing.T) {
+	const deny = `{"git push *": "deny"}`
+	md := func(key string) string {
+		return "---\ndescription: x\n" + key + ":\n  bash:\n    \"git push *\": deny\n---\nYou review.\n"
+	}
+	for name, c := range map[string]struct {
+		path, data string
+		vars       map[string]string
+	}{
+		"top level":                {".config/opencode/opencode.json", `{"permission": {"bash": ` + deny + `}}`, nil},
+		"agent.NAME.permission":    {".config/opencode/opencode.jsonc", `{"agent": {"build": {"permission": {"bash": ` + deny + `}}}}`, nil},
+		"mode.NAME.permission":     {"p/opencode.json", `{"mode": {"build": {"permission": {"bash": ` + deny + `}}}}`, nil},
+		"wildcard key b*":          {"p/.opencode/opencode.json", `{"permission": {"b*": ` + deny + `}}`, nil},
+		"wildcard key ba?h":        {".config/opencode/config.json", `{"permission": {"ba?h": ` + deny + `}}`, nil},
+		"key *":                    {".opencode/opencode.json", `{"permission": {"*": ` + deny + `}}`, nil},
+		"agent markdown":           {".config/opencode/agent/review/deep.md", md("permission"), nil},
+		"agents markdown":          {"p/.opencode/agents/x.md", md("permission"), nil},
+		"mode markdown":            {"cfg/modes/m.md", md("permission"), map[string]string{"OPENCODE_CONFIG_DIR": "cfg"}},
+		"$OPENCODE_CONFIG_DIR":     {"cfg/opencode.json", `{"permission": {"bash": ` + deny + `}}`, map[string]string{"OPENCODE_CONFIG_DIR": "cfg"}},
+		"$OPENCODE_CONFIG":         {"x.json", `{"permission": {"bash": ` + deny + `}}`, map[string]string{"OPENCODE_CONFIG": "x.json"}},
+		"$OPENCODE_PERMISSION":     {"", "", map[string]string{"OPENCODE_PERMISSION": `{"bash": ` + deny + `}`}},
+		"$OPENCODE_CONFIG_CONTENT": {"", "", map[string]string{"OPENCODE_CONFIG_CONTENT": `{"agent": {"plan": {"permission": {"bash": ` + deny + `}}}}`}},
+		"managed":                  {"managed/opencode/opencode.json", `{"permission": {"bash": ` + deny + `}}`, nil},
+	} {
+		t.Run(name, func(t *testing.T) {
+			home := t.TempDir()
+			vars := map[string]string{}
+			for k, v := range c.vars {
+				if k != "OPENCODE_PERMISSION" && k != "OPENCODE_CONFIG_CONTENT" {
+					v = filepath.Join(home, v)
+				}
+				vars[k] = v
+			}
+			if c.path != "" {
+				permissiontest.Write(t, filepath.Join(home, c.path), c.data)
+			}
+			r := Host.LoadRules(permissiontest.Env(home, filepath.Join(home, "p"), vars))
+			if r.Unreadable {
+				t.Fatalf("unreadable: %q", r.Warnings)
+			}
+			permissiontest.CheckAll(t, r, map[string]permission.Verdict{"git push origin main": permission.Ask, "git push": permission.Ask, "git status": permission.Default})
+		})
+	}
+}
+
+// openCodeModel is OpenCode 1.18.33's bash verdict, transcribed from its
+// permission service: rules in order, the last whose permission key
+// matches "bash" and whose pattern matches the command decides; none:
+// "ask". The build agent's defaults ("*": allow) come first.
+func openCodeModel(rules [][3]string, cmd string) string {
+	all := append([][3]string{{"*", "*", "allow"}}, rules...)
+	for i := len(all) - 1; i >= 0; i-- {
+		if Match("bash", all[i][0]) && Match(cmd, all[i][1]) {
+			return all[i][2]
+		}
+	}
+	return "ask"
+}
+
+// TestOpenCodeProperty: over generated rules and commands, wherever gotk
+// would rewrite (no ask rule of its own), OpenCode's verdict on the
+// rewrite is its verdict on the original.
+func TestOpenCodeProperty(t *testing.T) {
+	keys := []string{"bash", "*", "b*", "ba?h", "edit", "bas"}
+	pats := []string{"*", "git *", "git push *", "git push*", "* push *", "g?t *", "gotk *", "git status", "ls *", "*status*", "git * main", "? *"}
+	acts := []string{"allow", "ask", "deny"}
+	cmds := []string{"git push origin main", "git status", "git status -s", "ls -la", "go test", "git log -3", "gh pr list", "cargo build"}
+	rng := rand.New(rand.NewSource(1))
+	home := t.TempDir()
+	proj := filepath.Join(home, "p")
+	for i := 0; i < 300; i++ {
+		var rules [][3]string
+		var perm []string
+		byKey := map[string][]string{}
+		for n := rng.Intn(4); n >= 0; n-- {
+			k, p, a := keys[rng.Intn(len(keys))], pats[rng.Intn(len(pats))], acts[rng.Intn(len(acts))]
+			if dup := fmt.Sprintf("%q: %q", p, a); !strings.Contains(strings.Join(byKey[k], ","), fmt.Sprintf("%q:", p)) {
+				byKey[k] = append(byKey[k], dup)
+			}
+		}
+		ks := make([]string, 0, len(byKey))
+		for k := range byKey {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		for _, k := range ks {
+			perm = append(perm, fmt.Sprintf("%q: {%s}", k, strings.Join(byKey[k], ", ")))
+			for _, e := range byKey[k] {
+				var p, a string
+				fmt.Sscanf(strings.Replace(e, ": ", " ", 1), "%q %q", &p, &a)
+				rules = append(rules, [3]string{k, p, a})
+			}
+		}
+		permissiontest.Write(t, filepath.Join(proj, "opencode.json"), `{"permission": {`+strings.Join(perm, ", ")+`}}`)
+		r := Host.LoadRules(permissiontest.Env(home, proj, nil))
+		for _, cmd := range cmds {
+			if r.Check(permissiontest.Seg(cmd)).Verdict == permission.Ask {
+				continue // gotk keeps out
+			}
+			if a, b := openCodeModel(rules, cmd), openCodeModel(rules, "gotk "+cmd); a != b {
+				t.Fatalf("rules %v: %q is %s, its rewrite %s, yet gotk would rewrite", rules, cmd, a, b)
+			}
+		}
+	}
+}
