@@ -94,4 +94,3 @@ func Glob(p, s string) bool {
 }
 
 var globCache sync.Map
-

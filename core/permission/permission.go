@@ -49,7 +49,6 @@ func (v Verdict) String() string {
 // Host names an agent whose rule files gotk understands.
 type Host string
 
-
 // Segment is one simple command as the host's matcher sees it.
 type Segment struct {
 	// Forms are the spellings deny and ask rules are tested against (the
