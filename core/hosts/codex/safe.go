@@ -2,7 +2,6 @@ package codex
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/gotk-dev/gotk/core/host"
 )
@@ -29,29 +28,25 @@ func KnownSafe(cmd string) bool {
 
 // alwaysSafe are the programs Codex runs without asking whatever their
 // arguments (numfmt and tac only on Linux, so not here).
-var alwaysSafe = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"cat": true, "cd": true, "cut": true, "echo": true, "expr": true, "false": true, "grep": true,
-		"head": true, "id": true, "ls": true, "nl": true, "paste": true, "pwd": true, "rev": true,
-		"seq": true, "stat": true, "tail": true, "tr": true, "true": true, "uname": true, "uniq": true,
-		"wc": true, "which": true, "whoami": true,
-	}
-})
+var alwaysSafe = map[string]bool{
+	"cat": true, "cd": true, "cut": true, "echo": true, "expr": true, "false": true, "grep": true,
+	"head": true, "id": true, "ls": true, "nl": true, "paste": true, "pwd": true, "rev": true,
+	"seq": true, "stat": true, "tail": true, "tr": true, "true": true, "uname": true, "uniq": true,
+	"wc": true, "which": true, "whoami": true,
+}
 
 // unsafeFlags are the arguments that make find and rg need approval.
-var unsafeFlags = sync.OnceValue(func() map[string][]string {
-	return map[string][]string{
-		"find": {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fls", "-fprint", "-fprint0", "-fprintf"},
-		"rg":   {"--pre", "--hostname-bin", "--search-zip", "-z"},
-	}
-})
+var unsafeFlags = map[string][]string{
+	"find": {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fls", "-fprint", "-fprint0", "-fprintf"},
+	"rg":   {"--pre", "--hostname-bin", "--search-zip", "-z"},
+}
 
 func safeArgv(argv []string) bool {
 	prog := argv[0]
-	if alwaysSafe()[prog] {
+	if alwaysSafe[prog] {
 		return true
 	}
-	bad, ok := unsafeFlags()[prog]
+	bad, ok := unsafeFlags[prog]
 	if !ok {
 		return false // git, sed, base64… are not rewritten by gotk or need approval
 	}
