@@ -6,38 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/gotk-dev/gotk/core/hosts"
 )
-
-// TestReadmeAgentTable: the README's agent table has a row for every agent
-// gotk-install knows, naming the word --agent takes, so a newcomer finds
-// each one there (the table once named 6 of 9 hooks).
-func TestReadmeAgentTable(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "| ") {
-			rows = append(rows, l)
-		}
-	}
-	for _, a := range hosts.Agents() {
-		cell := regexp.MustCompile("\\| `" + regexp.QuoteMeta(a.Name) + "`[ |]|, `" + regexp.QuoteMeta(a.Name) + "`[ |]|\\| `" + regexp.QuoteMeta(a.Name) + " --")
-		found := false
-		for _, r := range rows {
-			if cell.MatchString(r) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			t.Errorf("README.md's agent table has no row for gotk-install --agent %s (%s)", a.Name, a.Title)
-		}
-	}
-}
 
 // TestReadmeForANewcomer: the README stays short (reference lives in
 // docs/), and every link in it resolves to a file of this repository.

@@ -44,6 +44,18 @@ var All = []*host.Def{
 	windsurf.Host,
 }
 
+// Others are the agents users asked for that gotk does not serve, and why:
+// the README's agent table lists them after All.
+var Others = []host.Row{
+	{Name: "Qwen Code", Install: "not supported", How: "its `PreToolUse` ignores a rewritten input; its only rewrite path approves a prompt the user would have seen (a widening)", Proven: "—"},
+	{Name: "Continue CLI", Install: "not supported", How: "it never calls its hooks", Proven: "—"},
+	{Name: "Grok CLI", Install: "not supported", How: "its hooks can only block a call", Proven: "—"},
+	{Name: "Kimi CLI", Install: "not supported", How: "it ignores a rewritten input", Proven: "—"},
+	{Name: "Auggie", Install: "not yet", How: "it matches its permission rules on the rewritten command, and has no offline mode to prove a hook in", Proven: "—"},
+	{Name: "OpenClaw", Install: "not yet", How: "needs Node ≥ 24.16 and a reader of its exec approvals; a plugin that fails blocks the call", Proven: "—"},
+	{Name: "Tabnine CLI", Install: "not supported", How: "its hook format is unconfirmed, and the CLI is not on npm", Proven: "—"},
+}
+
 // ByName returns the named host, or nil.
 func ByName(name string) *host.Def {
 	for _, d := range All {
