@@ -30,7 +30,7 @@ type input struct {
 // input with it). Nothing is rewritten → nil. The answer carries no
 // permission: Cline approves per tool, after its hooks, so a rewrite changes
 // no approval; what its plan mode would refuse, core never rewrites
-// (permission.Cline).
+// (core/hosts/cline).
 //
 // Cline joins the entries of a heredoc before it runs them: an entry with
 // `<<WORD` and the entries up to a later entry equal to WORD are one

@@ -23,7 +23,7 @@ const bypassMode = "bypassPermissions"
 //	permission_mode bypassPermissions   rewrite (Codex asks about nothing)
 //	original is Codex-known-safe        rewrite (Codex runs it without asking
 //	                                    under every approval policy; core's
-//	                                    host.CodexKnownSafe makes it an allow)
+//	                                    codex.KnownSafe makes it an allow)
 //	a `prompt` execpolicy rule matches  no answer (an Ask verdict)
 //	anything else (an Ask verdict)      no answer: Codex's own approval flow
 //	                                    sees the original command

@@ -10,7 +10,7 @@ import (
 // {"command":…}}, updated_input a shallow-merge patch of the tool input; or
 // nil (no opinion). Crush checks its read-only list on the REWRITTEN
 // command before asking permission, so gotk answers "allow" exactly where
-// the original is on it as one command (AllowRewrite: host.CrushSafeAlone);
+// the original is on it as one command (AllowRewrite: core/hosts/crush SafeAlone);
 // every other rewrite carries no decision and Crush asks (or not:
 // allowed_tools, `crush run`, --yolo) as it would have for the original.
 func Handle(in []byte, d decision.Decider) []byte {

@@ -38,7 +38,7 @@ func risk(level string) int {
 // an allow (host.Answers.AllowOnly), and allows only where Droid would have
 // run the original without asking: the model's riskLevel is within the
 // session's autonomy and no ask or block rule matches (Request.AutoAllow),
-// or Droid's built-in allow rules cover the line (host.DroidKnownSafe).
+// or Droid's built-in allow rules cover the line (core/hosts/droid KnownSafe).
 // The hook entry still sets "preserveRiskLevel": true, so that Droid keeps
 // the model's risk level on any input a hook changes.
 func Handle(in []byte, d decision.Decider) []byte {
