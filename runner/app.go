@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/gotk-dev/gotk/core/cli"
 	"github.com/gotk-dev/gotk/runner/filter"
@@ -28,13 +30,40 @@ type app struct {
 	win window.Window
 }
 
-// subcommands are gotk's own commands; any other first word is a program
-// to run (`gotk -- recall` runs a program named recall).
-var subcommands = map[string]bool{
-	"rewrite": true, "explain": true, "recall": true, "gain": true, "discover": true,
-	"verify": true, "doctor": true, "help": true, // help: gotk --help
-	"filters": true, "trust": true, "untrust": true,
-	"commands": true, "completion": true, foldPending: true,
+// subcommands are gotk's own commands, read from its grammar (each
+// defined once, there), and help (gotk --help); any other first word is a
+// program to run (`gotk -- recall` runs a program named recall).
+var subcommands = func() map[string]bool {
+	out := map[string]bool{"help": true}
+	t := reflect.TypeFor[grammar]()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if _, ok := f.Tag.Lookup("cmd"); !ok {
+			continue
+		}
+		name := f.Tag.Get("name")
+		if name == "" {
+			name = kebab(f.Name)
+		}
+		out[name] = true
+	}
+	return out
+}()
+
+// kebab is a field's command name as kong makes it: FoldPending →
+// fold-pending.
+func kebab(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // Exit codes of gotk's own failures (a program's exit code passes through).

@@ -27,8 +27,8 @@ type grammar struct {
 	Version kong.VersionFlag `help:"Print gotk's version."`
 	Raw     bool             `help:"gotk --raw <program> args…: run it unchanged, no filter (also GOTK_RAW=1); still recorded."`
 
-	Rewrite passArgs   `cmd:"" help:"Print the rewritten command (exit 0 allow, 1 none, 2 deny, 3 ask); --json always exits 0."`
-	Explain passArgs   `cmd:"" help:"Explain how a command would be rewritten, and why."`
+	Rewrite cli.Args   `cmd:"" help:"Print the rewritten command (exit 0 allow, 1 none, 2 deny, 3 ask); --json always exits 0."`
+	Explain cli.Args   `cmd:"" help:"Explain how a command would be rewritten, and why."`
 	Recall  recallCmd  `cmd:"" help:"Print the raw output of a recent compact run."`
 	Gain    gainCmd    `cmd:"" help:"Report the tokens gotk saved."`
 	Verify  struct{}   `cmd:"" help:"Check that gotk's hooks are installed and answer (exit 1 when one fails)."`
@@ -47,32 +47,6 @@ type grammar struct {
 
 // foldPending is the hidden command's name.
 const foldPending = "fold-pending"
-
-// passArgs is rewrite's and explain's command line. Flags before the
-// command are gotk's (kong parses them, so --help lists them); the first
-// other word starts the command, and the words after it are the command's
-// own. An unknown flag is left in Args for core/cli to refuse.
-type passArgs struct {
-	JSON bool     `name:"json" help:"Print one JSON object; rewrite --json always exits 0."`
-	Host string   `placeholder:"HOST" help:"Whose rules and session: one of ${hosts} (default claude)."`
-	Mode string   `placeholder:"MODE" help:"The permission mode a hook payload would carry (e.g. bypassPermissions)."`
-	Args []string `arg:"" name:"command" optional:"" passthrough:"all" help:"The command line, as the agent would run it."`
-}
-
-// argv is the command line core/cli reads.
-func (p passArgs) argv() []string {
-	var out []string
-	if p.JSON {
-		out = append(out, "--json")
-	}
-	if p.Host != "" {
-		out = append(out, "--host", p.Host)
-	}
-	if p.Mode != "" {
-		out = append(out, "--mode", p.Mode)
-	}
-	return append(out, p.Args...)
-}
 
 type recallCmd struct {
 	ID    string `arg:"" optional:"" help:"The id a compact output named (gotk recall 7f3a2c); none: the last run."`
@@ -144,22 +118,19 @@ func (a *app) command(args []string) (code int) {
 	}()
 	env := cli.Env{Stdout: a.stdout, Stderr: a.stderr}
 	kctx, err := parser.Parse(args)
+	// rewrite and explain read their cli.Args with cli.Parse, as the fast
+	// path does (kong has shown --help by now), and keep their own error
+	// forms: rewrite --json answers passthrough whatever it was given.
+	switch args[0] {
+	case "rewrite":
+		return cli.Rewrite(args[1:], env)
+	case "explain":
+		return cli.Explain(args[1:], env)
+	}
 	if err != nil {
-		// rewrite and explain keep their own error forms (rewrite --json
-		// answers passthrough and exits 0 whatever it was given).
-		switch args[0] {
-		case "rewrite":
-			return cli.Rewrite(args[1:], env)
-		case "explain":
-			return cli.Explain(args[1:], env)
-		}
 		return a.usage(oneLine(err.Error()))
 	}
 	switch cmd := kctx.Command(); {
-	case strings.HasPrefix(cmd, "rewrite"):
-		return cli.Rewrite(g.Rewrite.argv(), env)
-	case strings.HasPrefix(cmd, "explain"):
-		return cli.Explain(g.Explain.argv(), env)
 	case cmd == "commands":
 		return a.commands()
 	case strings.HasPrefix(cmd, "completion"):

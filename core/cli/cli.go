@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strings"
 
 	"github.com/gotk-dev/gotk/core/decision"
@@ -34,60 +35,103 @@ type Env struct {
 	NewEngine func(*host.Def) *decision.Engine
 }
 
-type options struct {
-	json bool
-	host string
-	mode string // the permission mode a hook payload would carry
-	cmd  string
+// Args is the command line of `gotk rewrite` and `gotk explain`, defined
+// once: gotk's grammar embeds it (kong reads these tags for --help and
+// completion), and Parse reads the same fields to parse every call — also
+// the plugins' fast path, which must not build the grammar of every gotk
+// command. Flags come first; the first other word starts the command, and
+// the words after it are the command's own.
+type Args struct {
+	JSON    bool     `name:"json" help:"Print one JSON object; rewrite --json always exits 0."`
+	Host    string   `placeholder:"HOST" help:"Whose rules and session: one of ${hosts} (default claude)."`
+	Mode    string   `placeholder:"MODE" help:"The permission mode a hook payload would carry (e.g. bypassPermissions)."`
+	Command []string `arg:"" name:"command" optional:"" passthrough:"all" help:"The command line, as the agent would run it."`
 }
 
-// parse reads `[--json] [--host H] [--] CMD…`: options come first; the
-// first other word starts the command, and all words are joined by spaces.
-func parse(name string, args []string) (options, error) {
-	o := options{host: "claude"}
+// flag is one of Args's flags: its field, and whether it takes a value.
+type flag struct {
+	field int
+	value string // the placeholder of a flag that takes a value, or ""
+}
+
+// argFlags are Args's flags by their --name, read from its fields.
+var argFlags = func() map[string]flag {
+	out := map[string]flag{}
+	t := reflect.TypeFor[Args]()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if _, ok := f.Tag.Lookup("arg"); ok {
+			continue
+		}
+		name := f.Tag.Get("name")
+		if name == "" {
+			name = strings.ToLower(f.Name)
+		}
+		var value string
+		if f.Type.Kind() != reflect.Bool {
+			value = f.Tag.Get("placeholder")
+		}
+		out["--"+name] = flag{i, value}
+	}
+	return out
+}()
+
+// usage is the one-line usage of a command over Args.
+func usage(name string) string {
+	return "usage: gotk " + name + " [--json] [--host HOST] [--mode MODE] COMMAND…"
+}
+
+// Parse reads args as Args does: flags, then the command.
+func Parse(name string, args []string) (Args, error) {
+	var a Args
+	v := reflect.ValueOf(&a).Elem()
 	i := 0
 	for ; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--json":
-			o.json = true
-		case a == "--host":
-			if i+1 >= len(args) {
-				return o, fmt.Errorf("--host needs a value (one of %s)", HostList())
-			}
+		arg := args[i]
+		if arg == "--" {
 			i++
-			o.host = args[i]
-		case strings.HasPrefix(a, "--host="):
-			o.host = strings.TrimPrefix(a, "--host=")
-		case a == "--mode":
-			if i+1 >= len(args) {
-				return o, fmt.Errorf("--mode needs a value (a permission mode, e.g. bypassPermissions)")
-			}
-			i++
-			o.mode = args[i]
-		case strings.HasPrefix(a, "--mode="):
-			o.mode = strings.TrimPrefix(a, "--mode=")
-		case a == "--":
-			i++
-			goto done
-		case strings.HasPrefix(a, "-") && a != "-":
-			return o, fmt.Errorf("unknown flag %s (usage: gotk %s [--json] [--host HOST] [--mode MODE] COMMAND…)", a, name)
-		default:
-			goto done
+			break
 		}
+		if !strings.HasPrefix(arg, "-") || arg == "-" {
+			break
+		}
+		key, val, hasVal := strings.Cut(arg, "=")
+		f, ok := argFlags[key]
+		switch {
+		case !ok:
+			return a, fmt.Errorf("unknown flag %s (%s)", arg, usage(name))
+		case f.value == "":
+			v.Field(f.field).SetBool(true)
+			continue
+		case !hasVal:
+			if i+1 >= len(args) {
+				return a, fmt.Errorf("%s needs a value, %s (%s)", key, f.value, usage(name))
+			}
+			i++
+			val = args[i]
+		}
+		v.Field(f.field).SetString(val)
 	}
-done:
-	if i < len(args) {
-		o.cmd = strings.Join(args[i:], " ")
-	}
-	if d := hosts.ByName(o.host); d == nil || d.RulesOnly {
-		return o, fmt.Errorf("unknown host %q (one of %s)", o.host, HostList())
-	}
-	if strings.TrimSpace(o.cmd) == "" {
-		return o, fmt.Errorf("no command given (usage: gotk %s [--json] [--host HOST] [--mode MODE] COMMAND…)", name)
-	}
-	return o, nil
+	a.Command = args[i:]
+	return a, a.check(name)
 }
+
+// check refuses an unknown host and a missing command.
+func (a *Args) check(name string) error {
+	if a.Host == "" {
+		a.Host = "claude"
+	}
+	if d := hosts.ByName(a.Host); d == nil || d.RulesOnly {
+		return fmt.Errorf("unknown host %q (one of %s)", a.Host, HostList())
+	}
+	if strings.TrimSpace(a.line()) == "" {
+		return fmt.Errorf("no command given (%s)", usage(name))
+	}
+	return nil
+}
+
+// line is the command line: the command's words joined by spaces.
+func (a Args) line() string { return strings.Join(a.Command, " ") }
 
 // HostList names every host --host takes, comma-separated (the --host help
 // and its errors read it, so neither can drift from the hosts defined).
@@ -116,13 +160,13 @@ func (e Env) engine(name string) *decision.Engine {
 	return eng
 }
 
-func (e Env) decide(o options) decision.Decision {
-	eng := e.engine(o.host)
-	mode := o.mode
+func (e Env) decide(o Args) decision.Decision {
+	eng := e.engine(o.Host)
+	mode := o.Mode
 	if mode == "" && eng.LoadSession != nil {
 		mode = eng.LoadSession().Mode // the host process's own --permission-mode
 	}
-	d := eng.Decide(decision.Request{Command: o.cmd, ReadOnlyAutoAllow: eng.Host.ReadOnly, AutoAllow: mode == "bypassPermissions", Explain: true})
+	d := eng.Decide(decision.Request{Command: o.line(), ReadOnlyAutoAllow: eng.Host.ReadOnly, AutoAllow: mode == "bypassPermissions", Explain: true})
 	for _, w := range d.Warnings {
 		fmt.Fprintln(e.Stderr, w)
 	}
@@ -134,23 +178,27 @@ func (e Env) decide(o options) decision.Decision {
 // the binary may hand it to Rewrite at once. The plugins make one on every
 // shell command; building the whole CLI's grammar first cost each ~1 ms.
 func RewriteArgs(args []string) bool {
-	_, err := parse("rewrite", args)
+	_, err := Parse("rewrite", args)
 	return err == nil
 }
 
-// Rewrite runs `gotk rewrite` and returns its exit code.
+// Rewrite runs `gotk rewrite ARGS…` and returns its exit code.
 func Rewrite(args []string, env Env) int {
-	o, err := parse("rewrite", args)
+	o, err := Parse("rewrite", args)
+	return rewrite(o, err, env)
+}
+
+func rewrite(o Args, err error, env Env) int {
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "gotk rewrite: %v\n", err)
-		if o.json {
-			writeJSON(env.Stdout, answer{Verdict: "passthrough", Command: o.cmd})
+		if o.JSON {
+			writeJSON(env.Stdout, answer{Verdict: "passthrough", Command: o.line()})
 			return 0
 		}
 		return ExitUsage
 	}
 	d := env.decide(o)
-	if o.json {
+	if o.JSON {
 		writeJSON(env.Stdout, answer{Verdict: d.Verdict.String(), Command: d.Command, Rule: d.Rule})
 		return 0
 	}
@@ -180,15 +228,19 @@ func writeJSON(w io.Writer, v any) {
 	enc.Encode(v)
 }
 
-// Explain runs `gotk explain` and returns its exit code.
+// Explain runs `gotk explain ARGS…` and returns its exit code.
 func Explain(args []string, env Env) int {
-	o, err := parse("explain", args)
+	o, err := Parse("explain", args)
+	return explain(o, err, env)
+}
+
+func explain(o Args, err error, env Env) int {
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "gotk explain: %v\n", err)
 		return ExitUsage
 	}
 	d := env.decide(o)
-	if o.json {
+	if o.JSON {
 		segs := d.Segments
 		if segs == nil {
 			segs = []decision.Segment{}
@@ -201,12 +253,12 @@ func Explain(args []string, env Env) int {
 			Host       string             `json:"host"`
 			Reason     string             `json:"reason,omitempty"`
 			Segments   []decision.Segment `json:"segments"`
-		}{d.Verdict.String(), d.Command, d.Rule, d.Permission.String(), o.host, d.Reason, segs})
+		}{d.Verdict.String(), d.Command, d.Rule, d.Permission.String(), o.Host, d.Reason, segs})
 		return 0
 	}
 	w := env.Stdout
-	fmt.Fprintf(w, "command:   %s\n", o.cmd)
-	fmt.Fprintf(w, "host:      %s\n", o.host)
+	fmt.Fprintf(w, "command:   %s\n", o.line())
+	fmt.Fprintf(w, "host:      %s\n", o.Host)
 	for i, s := range d.Segments {
 		fmt.Fprintf(w, "  %d. %s\n", i+1, s.Text)
 		switch {
