@@ -4,9 +4,8 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 
+	"github.com/gotk-dev/gotk/core/check"
 	"github.com/gotk-dev/gotk/core/hosts/codex"
 	"github.com/gotk-dev/gotk/runner/store"
 	"github.com/gotk-dev/gotk/runner/tokens"
@@ -20,7 +19,7 @@ import (
 // them. It is gotk in every other way (runner.Main with them wired); gotk
 // hands it the commands that need them, with the same arguments, stdio and
 // environment, and exits with its exit code.
-const Companion = "gotk-report"
+const Companion = check.CompanionName
 
 // needsCompanion reports whether this binary cannot run args itself.
 func needsCompanion(args []string) bool {
@@ -66,22 +65,6 @@ func (a *app) companion(args []string) int {
 // findCompanion finds gotk-report beside this executable (its real path),
 // else on PATH.
 func findCompanion(executable func() (string, error), lookPath func(string) (string, error)) (string, error) {
-	name := Companion
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
-	if exe, err := executable(); err == nil {
-		if real, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = real
-		}
-		p := filepath.Join(filepath.Dir(exe), name)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p, nil
-		}
-	}
-	p, err := lookPath(Companion)
-	if err != nil {
-		return "", errors.New("not found beside gotk or on PATH")
-	}
-	return p, nil
+	exe, _ := executable()
+	return check.Companion(exe, lookPath)
 }

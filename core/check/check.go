@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -239,14 +240,35 @@ func collect(env Env) *report {
 // companionFound says whether gotk-report is where gotk looks for it:
 // beside gotk's real path, else on PATH.
 func companionFound(env Env, gotk string) bool {
-	if real, err := filepath.EvalSymlinks(gotk); err == nil {
-		gotk = real
-	}
-	if fi, err := os.Stat(filepath.Join(filepath.Dir(gotk), "gotk-report")); err == nil && !fi.IsDir() {
-		return true
-	}
-	_, err := env.LookPath("gotk-report")
+	_, err := Companion(gotk, env.LookPath)
 	return err == nil
+}
+
+// CompanionName is gotk's companion binary: gotk hands it the commands
+// that need SQLite, the tokenizer or Codex's Starlark rules.
+const CompanionName = "gotk-report"
+
+// Companion finds the companion of the gotk binary at gotk: beside it
+// (its symlinks resolved), else on PATH.
+func Companion(gotk string, lookPath func(string) (string, error)) (string, error) {
+	name := CompanionName
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	if gotk != "" {
+		if real, err := filepath.EvalSymlinks(gotk); err == nil {
+			gotk = real
+		}
+		p := filepath.Join(filepath.Dir(gotk), name)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p, nil
+		}
+	}
+	p, err := lookPath(CompanionName)
+	if err != nil {
+		return "", errors.New("not found beside gotk or on PATH")
+	}
+	return p, nil
 }
 
 // loadConfig returns core/config's warning about config.toml, if any.
