@@ -18,10 +18,19 @@ import (
 // needed to undo it (nil when an entry gotk owns was brought up to date),
 // whether entries were adopted, and notes for the user (conflicts, gotk
 // entries it does not own).
-func installJSON(src []byte, s *agentconf.HookSpec, o agentconf.Owner) ([]byte, *agentconf.JSONUndo, bool, []string, error) {
+// hookFate is what installJSON did with gotk's entry.
+type hookFate int
+
+const (
+	fateWritten  hookFate = iota // added or updated
+	fateAdopted                  // a matching entry taken over (--adopt)
+	fateHandMade                 // a gotk hook made by hand runs already: none added
+)
+
+func installJSON(src []byte, s *agentconf.HookSpec, o agentconf.Owner) ([]byte, *agentconf.JSONUndo, hookFate, []string, error) {
 	root, err := agentconf.LoadRoot(src)
 	if err != nil {
-		return nil, nil, false, nil, err
+		return nil, nil, fateWritten, nil, err
 	}
 	undo := &agentconf.JSONUndo{}
 	if root == nil {
@@ -37,18 +46,18 @@ func installJSON(src []byte, s *agentconf.HookSpec, o agentconf.Owner) ([]byte, 
 			undo.Inserts = append(undo.Inserts, agentconf.InsRec{Path: []string{}, Key: m.K})
 		}
 		st := detectStyle(src)
-		return []byte(render(doc, "", "  ", st.nl, false) + st.nl), undo, false, nil, nil
+		return []byte(render(doc, "", "  ", st.nl, false) + st.nl), undo, fateWritten, nil, nil
 	}
 	arr, err := agentconf.Walk(src, root, s.Event, agentconf.JArray)
 	if err != nil {
-		return nil, nil, false, nil, err
+		return nil, nil, fateWritten, nil, err
 	}
 	notes := s.Conflicts(arr)
 	ours, others := s.FindGotk(arr, o)
 	if len(ours) == 0 && slices.ContainsFunc(others, func(r agentconf.HookRef) bool { return s.RunsForTool(arr, r) }) {
 		// A gotk hook made by hand already runs: a second entry would run
 		// gotk twice on every call, so none is added.
-		return src, nil, false, append(notes, s.ForeignNotes(arr, others, "so gotk-install adds no second one")...), nil
+		return src, nil, fateHandMade, append(notes, s.ForeignNotes(arr, others, "so gotk-install adds no second one")...), nil
 	}
 	notes = append(notes, s.OtherNotes(arr, others)...)
 	if len(ours) > 0 {
@@ -61,7 +70,11 @@ func installJSON(src []byte, s *agentconf.HookSpec, o agentconf.Owner) ([]byte, 
 				notes = append(notes, fmt.Sprintf("%d gotk entries in %s; the first was kept current, remove the others by hand", len(ours), s.EventPath()))
 			}
 		}
-		return out, nil, o.Adopt, notes, err
+		fate := fateWritten
+		if o.Adopt {
+			fate = fateAdopted
+		}
+		return out, nil, fate, notes, err
 	}
 	st := detectStyle(src)
 	for _, rk := range s.RootKeys {
@@ -73,7 +86,7 @@ func installJSON(src []byte, s *agentconf.HookSpec, o agentconf.Owner) ([]byte, 
 		undo.Inserts = append(undo.Inserts, rec)
 		src = applySplices(src, ss)
 		if root, err = agentconf.LoadRoot(src); err != nil {
-			return nil, nil, false, nil, err
+			return nil, nil, fateWritten, nil, err
 		}
 	}
 	// Descend as far as the path exists, then insert the rest in one piece.
@@ -88,14 +101,14 @@ func installJSON(src []byte, s *agentconf.HookSpec, o agentconf.Owner) ([]byte, 
 			ss, rec := insertInto(src, n, st, k, v)
 			rec.Path, rec.Key = append([]string{}, s.Event[:i]...), k
 			undo.Inserts = append(undo.Inserts, rec)
-			return applySplices(src, ss), undo, false, notes, nil
+			return applySplices(src, ss), undo, fateWritten, notes, nil
 		}
 		n = m.Val
 	}
 	ss, rec := insertInto(src, n, st, "", s.Entry())
 	rec.Path = append([]string{}, s.Event...)
 	undo.Inserts = append(undo.Inserts, rec)
-	return applySplices(src, ss), undo, false, notes, nil
+	return applySplices(src, ss), undo, fateWritten, notes, nil
 }
 
 // updateEntry brings an existing gotk entry up to date in place: other hook

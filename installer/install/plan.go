@@ -163,8 +163,8 @@ func (pl *plan) install(a *agentconf.Agent, s agentconf.Scope, p agentconf.Part,
 	case agentconf.KindJSONHook:
 		var undo *agentconf.JSONUndo
 		var notes []string
-		var adopted bool
-		out, undo, adopted, notes, err = installJSON(cur, p.Hook, agentconf.OwnerOf(rec, pl.adopt))
+		var fate hookFate
+		out, undo, fate, notes, err = installJSON(cur, p.Hook, agentconf.OwnerOf(rec, pl.adopt))
 		if err != nil {
 			return "", &pathError{p.File, err}
 		}
@@ -178,13 +178,13 @@ func (pl *plan) install(a *agentconf.Agent, s agentconf.Scope, p agentconf.Part,
 		switch {
 		case undo != nil:
 			nrec.JSON = undo
-		case adopted:
+		case fate == fateAdopted:
 			verb = "adopted"
 		default:
 			verb = "updated"
 		}
-		if bytes.Equal(out, cur) && rec == nil && undo == nil && !adopted {
-			return "left as it is, with no second", nil // a gotk hook made by hand runs already: the notes say so
+		if fate == fateHandMade {
+			return "left as it is, with no second", nil // the notes say so
 		}
 		if bytes.Equal(out, cur) && (rec == nil || rec.Command != nrec.Command) {
 			// Taken over as it is, or recorded by an older gotk-install.
