@@ -104,8 +104,45 @@ type scan struct {
 	since time.Time
 	stats Stats
 	emit  func(*Call)
-	// sess is the file being read (nil: no session view).
-	sess *sessionLog
+	// sess is the context being read (nil: no session view); fileLogs
+	// are all the file's contexts, the first the file's own, and
+	// contexts keys the others (see context).
+	sess     *sessionLog
+	fileLogs []*sessionLog
+	contexts map[string]*sessionLog
+}
+
+// begin starts the session view of one file.
+func (s *scan) begin(l *sessionLog) {
+	s.sess, s.fileLogs, s.contexts = l, []*sessionLog{l}, nil
+}
+
+// context makes the context named key current, for a file that holds
+// several (OpenCode's database holds every session; Copilot CLI's events
+// hold its sub-agents' requests beside the main agent's): each counts its
+// own requests, and those with the same session id sum into one session.
+// key "" is the file's own; a new one starts with session id id and
+// the file's directory.
+func (s *scan) context(key, id string) {
+	if len(s.fileLogs) == 0 {
+		return
+	}
+	if key == "" {
+		s.sess = s.fileLogs[0]
+		return
+	}
+	l := s.contexts[key]
+	if l == nil {
+		f := s.fileLogs[0]
+		l = newSessionLog(f.agent, f.file, f.since)
+		l.id, l.cwd = id, f.cwd
+		if s.contexts == nil {
+			s.contexts = map[string]*sessionLog{}
+		}
+		s.contexts[key] = l
+		s.fileLogs = append(s.fileLogs, l)
+	}
+	s.sess = l
 }
 
 func (s *scan) malformed() { s.stats.Malformed++; s.stats.Skipped++ }

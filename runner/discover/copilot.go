@@ -24,6 +24,14 @@ import (
 // its shell calls is taken as started with --allow-all-tools, the only
 // sessions where gotk's hook rewrites (Copilot re-checks its rules on the
 // rewritten command).
+//
+// Each model request leaves session.usage_record {usage:{model,
+// inputTokens (cached and cache writes included), outputTokens,
+// cacheReadTokens, cacheWriteTokens, apiCallId}}: the CLI's own accounting
+// takes inputTokens − cacheReadTokens − cacheWriteTokens as the uncached
+// input. An event of a sub-agent carries agentId: its requests are another
+// context. session.compaction_complete {success} and
+// session.context_cleared end a context.
 
 func copilotFiles(e Env) []string {
 	return glob(filepath.Join(e.dir("COPILOT_HOME", ".copilot"), "session-state", "*", "events.jsonl"))
@@ -36,9 +44,18 @@ var copilotKnown = []string{"session.", "user.", "assistant.", "system.", "tool.
 type copilotLine struct {
 	Type      string          `json:"type"`
 	Timestamp json.RawMessage `json:"timestamp"`
+	AgentID   string          `json:"agentId"`
 	Data      struct {
 		SessionID string `json:"sessionId"`
-		Context   struct {
+		Usage     *struct {
+			Model      string `json:"model"`
+			Input      int64  `json:"inputTokens"`
+			Output     int64  `json:"outputTokens"`
+			CacheRead  int64  `json:"cacheReadTokens"`
+			CacheWrite int64  `json:"cacheWriteTokens"`
+			APICallID  string `json:"apiCallId"`
+		} `json:"usage"`
+		Context struct {
 			Cwd string `json:"cwd"`
 		} `json:"context"`
 		ToolCallID string `json:"toolCallId"`
@@ -74,7 +91,19 @@ func readCopilot(path string, s *scan) {
 			return true
 		}
 		d := &l.Data
+		s.context(l.AgentID, session)
 		switch l.Type {
+		case "session.usage_record":
+			if u := d.Usage; u != nil {
+				s.sess.request(u.APICallID, u.Model, parseTime(l.Timestamp), Usage{Input: max(u.Input-u.CacheRead-u.CacheWrite, 0),
+					CacheWrite: u.CacheWrite, CacheRead: u.CacheRead, Output: u.Output})
+			}
+		case "session.compaction_complete":
+			if d.Success {
+				s.sess.compacted()
+			}
+		case "session.context_cleared":
+			s.sess.compacted()
 		case "session.start", "session.resume":
 			if d.Context.Cwd != "" {
 				cwd = d.Context.Cwd
@@ -82,6 +111,7 @@ func readCopilot(path string, s *scan) {
 			if d.SessionID != "" {
 				session = d.SessionID
 			}
+			s.sess.note(session, cwd, parseTime(l.Timestamp))
 		case "tool.execution_start":
 			if d.ToolName == "bash" || d.ToolName == "powershell" {
 				pending[d.ToolCallID] = &Call{Session: session, Cwd: cwd, Start: parseTime(l.Timestamp),

@@ -112,11 +112,13 @@ func Scan(o Options) *Report {
 						continue // nothing in it is recent enough
 					}
 				}
-				s.sess = newSessionLog(a.name, f, o.Since)
+				s.begin(newSessionLog(a.name, f, o.Since))
 				a.read(f, s)
-				s.sess.commit()
-				if project == "" || s.sess.cwd != "" && within(filepath.Clean(s.sess.cwd), project) {
-					logs = append(logs, s.sess)
+				for _, l := range s.fileLogs {
+					l.commit()
+					if project == "" || l.cwd != "" && within(filepath.Clean(l.cwd), project) {
+						logs = append(logs, l)
+					}
 				}
 			}
 			stats[a.name] = s.stats

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gotk-dev/gotk/core/regfile"
 )
@@ -22,6 +23,15 @@ import (
 // end}}}, and state.input.command is what ran (a plugin's rewrite
 // included). session(id, directory) gives the working directory. The file
 // is opened read-only; OpenCode may be writing it (WAL mode) meanwhile.
+//
+// Each model request ends in a part {type:"step-finish", tokens:{input,
+// output, reasoning, cache:{read, write}}} of its message, whose modelID
+// names the model. OpenCode writes input as the uncached input (its
+// getUsage: inputTokens − cache read − cache write) and output without
+// the reasoning. A "compaction" part starts a new context. The tool parts
+// of a step are written before its step-finish, though the step's request
+// made them: they are handed on after it, where the next request reads
+// them. Each session of the database is a context of its own.
 
 func opencodeFiles(e Env) []string {
 	dir := filepath.Join(e.Home, ".local", "share", "opencode")
@@ -38,6 +48,15 @@ var opencodeParts = sync.OnceValue(func() map[string]bool {
 
 type opencodePart struct {
 	Type   string `json:"type"`
+	Tokens *struct {
+		Input     int64 `json:"input"`
+		Output    int64 `json:"output"`
+		Reasoning int64 `json:"reasoning"`
+		Cache     struct {
+			Read  int64 `json:"read"`
+			Write int64 `json:"write"`
+		} `json:"cache"`
+	} `json:"tokens"`
 	Tool   string `json:"tool"`
 	CallID string `json:"callID"`
 	State  struct {
@@ -84,7 +103,7 @@ func readOpenCode(path string, s *scan) {
 		since = s.since.UnixMilli()
 	}
 	// A part longer than MaxLine is not loaded (bounded memory), only counted.
-	rows, err := db.Query(`SELECT p.session_id, COALESCE(s.directory, ''), length(p.data),
+	rows, err := db.Query(`SELECT p.session_id, COALESCE(s.directory, ''), p.message_id, p.time_created, length(p.data),
 		CASE WHEN length(p.data) <= ? THEN p.data END
 		FROM part p LEFT JOIN session s ON s.id = p.session_id
 		WHERE p.time_updated >= ? ORDER BY p.time_created, p.id`, MaxLine, since)
@@ -94,12 +113,23 @@ func readOpenCode(path string, s *scan) {
 	}
 	defer rows.Close()
 	s.stats.Files++
+	// the calls of each session's step in progress, and its message
+	steps := map[string]*opencodeStep{}
+	flush := func(session string) {
+		if st := steps[session]; st != nil {
+			delete(steps, session)
+			s.context(session, session)
+			for _, c := range st.calls {
+				s.emitCall(c)
+			}
+		}
+	}
 	for rows.Next() {
-		var session, dir string
-		var size int64
+		var session, dir, message string
+		var created, size int64
 		var data []byte
 		s.stats.Records++
-		if err := rows.Scan(&session, &dir, &size, &data); err != nil {
+		if err := rows.Scan(&session, &dir, &message, &created, &size, &data); err != nil {
 			s.malformed()
 			continue
 		}
@@ -116,6 +146,24 @@ func readOpenCode(path string, s *scan) {
 		if !opencodeParts()[p.Type] {
 			s.unknown()
 			continue
+		}
+		s.context(session, session)
+		s.sess.note(session, dir, time.UnixMilli(created))
+		switch st := steps[session]; {
+		case p.Type == "step-finish":
+			if t := p.Tokens; t != nil {
+				s.sess.request("", opencodeModel(db, message), time.UnixMilli(created),
+					Usage{Input: t.Input, CacheWrite: t.Cache.Write, CacheRead: t.Cache.Read, Output: t.Output + t.Reasoning})
+			}
+			flush(session)
+			continue
+		case p.Type == "compaction":
+			flush(session)
+			s.context(session, session)
+			s.sess.compacted()
+			continue
+		case st != nil && st.message != message:
+			flush(session) // a step that recorded no finish
 		}
 		if p.Type != "tool" || p.Tool != "bash" || (p.State.Status != "completed" && p.State.Status != "error") {
 			continue
@@ -134,9 +182,30 @@ func readOpenCode(path string, s *scan) {
 			}
 			c.Cwd = w
 		}
-		s.emitCall(c)
+		st := steps[session]
+		if st == nil {
+			st = &opencodeStep{message: message}
+			steps[session] = st
+		}
+		st.calls = append(st.calls, c)
+	}
+	for _, session := range sortedKeys(steps) {
+		flush(session)
 	}
 	if err := rows.Err(); err != nil {
 		s.stats.Unreadable = append(s.stats.Unreadable, path+": "+oneLine(strings.TrimSpace(err.Error())))
 	}
+}
+
+// opencodeStep is a step's calls, held until its request is counted.
+type opencodeStep struct {
+	message string
+	calls   []*Call
+}
+
+// opencodeModel is the modelID of an assistant message.
+func opencodeModel(db *sql.DB, message string) string {
+	var m string
+	_ = db.QueryRow(`SELECT COALESCE(json_extract(data, '$.modelID'), '') FROM message WHERE id = ?`, message).Scan(&m)
+	return m
 }

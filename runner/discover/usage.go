@@ -333,7 +333,7 @@ func sessionsView(logs []*sessionLog, accs map[*sessionLog]*sessionAcc, o Option
 	out := &Sessions{Method: SessionMethod, PerCommandPct: round1(perCommand), NoUsage: []string{}, List: []Session{}}
 	byKey := map[string]*Session{}
 	costs := map[string]*Cost{}
-	unpriced := map[string]bool{}
+	unpriced, named := map[string]bool{}, map[string]bool{}
 	var keys []string
 	for _, l := range logs {
 		l.commit()
@@ -342,9 +342,11 @@ func sessionsView(logs []*sessionLog, accs map[*sessionLog]*sessionAcc, o Option
 			acc = &sessionAcc{}
 		}
 		if !l.hasUsage {
-			if acc.calls > 0 {
+			// A file is named once, however many of its contexts lack usage.
+			if name := l.agent + ": " + homeRel(l.file, o.Env.Home); acc.calls > 0 && !named[name] {
+				named[name] = true
 				if out.NoUsageCount++; len(out.NoUsage) < maxNoUsage {
-					out.NoUsage = append(out.NoUsage, l.agent+": "+homeRel(l.file, o.Env.Home))
+					out.NoUsage = append(out.NoUsage, name)
 				}
 			}
 			continue
