@@ -19,7 +19,8 @@ import (
 // --json` over the run's HOME must find: without gotk, the four commands
 // gotk rewrites as missed, a piped `git status | wc -l` as declined (its output is parsed), seq and
 // echo as unhandled; with gotk, those four as through gotk and nothing
-// missed.
+// missed. Its session view must read the usage the agent recorded of each
+// request and, with gotk, credit the four rewritten calls (checkSessions).
 //
 // GOTK_E2E_DISCOVER_FIXTURES=DIR also saves each run's transcripts (paths
 // scrubbed) and gotk's run log under DIR/<agent>/{raw,gotk}/ with the
@@ -70,11 +71,12 @@ type discoverJSON struct {
 		ReadsAvoided  int64   `json:"reads_avoided"`
 		RemovedPct    float64 `json:"removed_pct"`
 		NoUsageCount  int     `json:"no_usage_count"`
+		List          []struct {
+			Agent   string `json:"agent"`
+			Session string `json:"session"`
+		} `json:"list"`
 	} `json:"sessions"`
 }
-
-// usageRecorded are the agents whose transcripts discover reads usage from.
-var usageRecorded = map[string]bool{"claude": true, "codex": true}
 
 // discoverReads are the agents whose transcripts gotk discover reads.
 var discoverReads = map[string]bool{"claude": true, "codex": true, "gemini": true, "copilot": true, "opencode": true, "pi": true}
@@ -105,9 +107,7 @@ func TestDiscover(t *testing.T) {
 					t.Fatalf("%s: gotk discover --json: %v", a.Name, err)
 				}
 				checkDiscover(t, a.Name+" "+kind, rep, withGotk)
-				if usageRecorded[a.Name] {
-					checkSessions(t, a.Name+" "+kind, rep, withGotk)
-				}
+				checkSessions(t, a.Name, kind, rep, withGotk)
 				if fixtures != "" {
 					e.saveFixture(bin, filepath.Join(fixtures, a.Name, kind))
 				}
@@ -158,15 +158,20 @@ func checkDiscover(t *testing.T, run string, rep discoverJSON, withGotk bool) {
 
 // checkSessions: the session view of one run read the usage the agent
 // recorded from the fake model (every request: 3 uncached tokens, the last
-// tool result as new, the rest cached, 20 output tokens), and credits gotk
-// with the four commands it ran, and only with those.
-func checkSessions(t *testing.T, run string, rep discoverJSON, withGotk bool) {
+// tool result as new, the rest cached, 20 output tokens; each agent
+// records them in its own fields), names the run's one session, and
+// credits gotk with the four commands it ran, and only with those.
+func checkSessions(t *testing.T, agent, kind string, rep discoverJSON, withGotk bool) {
 	t.Helper()
+	run := agent + " " + kind
 	s := rep.Sessions
 	u := s.Usage
 	read := u.Input + u.CacheWrite + u.CacheRead
-	if s.Count != 1 || s.NoUsageCount != 0 || u.Requests < len(discoverScript)+1 || u.Output < int64(20*u.Requests) || read == 0 {
+	if s.Count != 1 || s.NoUsageCount != 0 || u.Requests < len(discoverScript)+1 || u.Output < int64(20*u.Requests) || read == 0 || u.CacheRead == 0 {
 		t.Errorf("%s: sessions %+v: want one session of at least %d requests, their usage recorded", run, s, len(discoverScript)+1)
+	}
+	if len(s.List) != 1 || s.List[0].Agent != agent || s.List[0].Session == "" {
+		t.Errorf("%s: sessions list %+v: want the run's one session, named", run, s.List)
 	}
 	if s.ShellTokens == 0 || s.ShellReads < s.ShellTokens || s.ShellReads > read {
 		t.Errorf("%s: shell output %d tokens read %d times over; the requests read %d in all", run, s.ShellTokens, s.ShellReads, read)
