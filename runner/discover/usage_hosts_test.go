@@ -96,49 +96,19 @@ func opencodeTotals(t *testing.T, dir string) Usage {
 // before the step-finish that carries the request's usage); a compaction
 // ends the context.
 func TestOpenCodeContexts(t *testing.T) {
-	home := t.TempDir()
-	path := filepath.Join(home, ".local", "share", "opencode", "opencode.db")
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	exec := func(q string, args ...any) {
-		t.Helper()
-		if _, err := db.Exec(q, args...); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	exec(`CREATE TABLE session (id TEXT PRIMARY KEY, directory TEXT NOT NULL)`)
-	exec(`CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER, time_updated INTEGER, data TEXT NOT NULL)`)
-	exec(`CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL, time_created INTEGER, time_updated INTEGER, data TEXT NOT NULL)`)
-	exec(`INSERT INTO session VALUES ('ses_a', '/p'), ('ses_b', '/p')`)
-	n := 0
-	part := func(session, message, data string) {
-		n++
-		exec(`INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)`, fmt.Sprintf("prt_%03d", n), message, session, 1796000000000+n, 1796000000000+n, data)
-	}
-	exec(`INSERT INTO message VALUES ('msg_a1', 'ses_a', 0, 0, '{"role":"assistant","modelID":"m-a"}'),
-		('msg_a2', 'ses_a', 0, 0, '{"role":"assistant","modelID":"m-a"}'),
-		('msg_b1', 'ses_b', 0, 0, '{"role":"assistant","modelID":"m-b"}')`)
-	tool := func(cmd, out string) string {
-		return fmt.Sprintf(`{"type":"tool","tool":"bash","callID":"c","state":{"status":"completed","input":{"command":%q},"output":%q,"metadata":{"exit":0}}}`, cmd, out)
-	}
 	finish := `{"type":"step-finish","tokens":{"input":1,"output":10,"reasoning":2,"cache":{"read":100,"write":5}}}`
 	big := strings.Repeat("line of output\n", 50)
-	part("ses_a", "msg_a1", `{"type":"step-start"}`)
-	part("ses_a", "msg_a1", tool("seq 1 50", big))
-	part("ses_b", "msg_b1", `{"type":"step-start"}`)
-	part("ses_b", "msg_b1", tool("seq 1 50", big))
-	part("ses_a", "msg_a1", finish) // a's request 1 made a's call
-	part("ses_b", "msg_b1", finish) // b's request 1 made b's call: no later request of b reads it
-	part("ses_a", "msg_a2", finish) // a's request 2 reads a's result
-	part("ses_a", "msg_a2", `{"type":"compaction","auto":true}`)
-	part("ses_a", "msg_a2", finish) // a's request 3 does not
-	db.Close()
-
+	home := opencodeDB(t, []opencodeRow{
+		{"ses_a", "msg_a1", `{"type":"step-start"}`},
+		{"ses_a", "msg_a1", opencodeTool("seq 1 50", big)},
+		{"ses_b", "msg_b1", `{"type":"step-start"}`},
+		{"ses_b", "msg_b1", opencodeTool("seq 1 50", big)},
+		{"ses_a", "msg_a1", finish}, // a's request 1 made a's call
+		{"ses_b", "msg_b1", finish}, // b's request 1 made b's call: no later request of b reads it
+		{"ses_a", "msg_a2", finish}, // a's request 2 reads a's result
+		{"ses_a", "msg_a2", `{"type":"compaction","auto":true}`},
+		{"ses_a", "msg_a2", finish}, // a's request 3 does not
+	})
 	rep := Scan(Options{Env: Env{Home: home, Getenv: func(string) string { return "" }}, Agents: []string{"opencode"}, Workers: 2})
 	s := rep.Sessions
 	byID := map[string]Session{}
@@ -193,4 +163,62 @@ func TestCopilotSubAgent(t *testing.T) {
 	if s.ShellTokens == 0 || s.ShellReads != s.ShellTokens {
 		t.Errorf("shell output %d tokens read %d times over; want read once", s.ShellTokens, s.ShellReads)
 	}
+}
+
+// TestOpenCodeNoUsage: a database whose steps record no tokens (OpenCode
+// before step-finish parts) is named once, however many sessions it
+// holds, and its calls still count per command.
+func TestOpenCodeNoUsage(t *testing.T) {
+	home := opencodeDB(t, []opencodeRow{
+		{"ses_a", "msg_a1", opencodeTool("git status", "## main\n")},
+		{"ses_b", "msg_b1", opencodeTool("git status", "## main\n")},
+	})
+	rep := Scan(Options{Env: Env{Home: home, Getenv: func(string) string { return "" }}, Agents: []string{"opencode"}, Workers: 2})
+	if s := rep.Sessions; s.Count != 0 || s.NoUsageCount != 1 || len(s.NoUsage) != 1 || !strings.HasSuffix(s.NoUsage[0], "opencode.db") {
+		t.Errorf("sessions %d, no usage %d %q; want the database named once", s.Count, s.NoUsageCount, s.NoUsage)
+	}
+	if a := rep.Agents["opencode"]; a.Calls != 2 || rep.MissedTotal.Count != 2 {
+		t.Errorf("calls %d, missed %d; want both calls counted", a.Calls, rep.MissedTotal.Count)
+	}
+}
+
+// opencodeRow is one part of an OpenCode database: session, message, data.
+type opencodeRow struct{ session, message, data string }
+
+func opencodeTool(cmd, out string) string {
+	return fmt.Sprintf(`{"type":"tool","tool":"bash","callID":"c","state":{"status":"completed","input":{"command":%q},"output":%q,"metadata":{"exit":0}}}`, cmd, out)
+}
+
+// opencodeDB writes an OpenCode database of the tables discover reads
+// (sessions in /p; messages of model m-<session's last letter>) under a
+// new home, the parts in order, and returns the home.
+func opencodeDB(t *testing.T, rows []opencodeRow) string {
+	t.Helper()
+	home := t.TempDir()
+	path := filepath.Join(home, ".local", "share", "opencode", "opencode.db")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := db.Exec(q, args...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	exec(`CREATE TABLE session (id TEXT PRIMARY KEY, directory TEXT NOT NULL)`)
+	exec(`CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER, time_updated INTEGER, data TEXT NOT NULL)`)
+	exec(`CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL, time_created INTEGER, time_updated INTEGER, data TEXT NOT NULL)`)
+	for i, r := range rows {
+		exec(`INSERT OR IGNORE INTO session VALUES (?, '/p')`, r.session)
+		exec(`INSERT OR IGNORE INTO message VALUES (?, ?, 0, 0, ?)`, r.message, r.session,
+			`{"role":"assistant","modelID":"m-`+r.session[len(r.session)-1:]+`"}`)
+		at := 1796000000000 + i
+		exec(`INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)`, fmt.Sprintf("prt_%03d", i), r.message, r.session, at, at, r.data)
+	}
+	return home
 }
