@@ -16,14 +16,16 @@ import (
 // modelMetrics (its inputTokens count the cached ones), OpenCode's session
 // row (tokens_input uncached, tokens_output without the reasoning).
 func TestUsageMatchesTheAgentsTotals(t *testing.T) {
-	for _, kind := range []string{"raw", "gotk"} {
+	for _, kind := range []string{"raw", "gotk", "refused"} {
 		dir := filepath.Join("testdata", "copilot", kind)
 		want := copilotTotals(t, dir)
 		if got := scanFixture(t, "copilot", dir, nil, false).Sessions.Usage; got != want || got.Read() == 0 {
 			t.Errorf("copilot %s: read %+v, the CLI's own totals %+v", kind, got, want)
 		}
-		dir = filepath.Join("testdata", "opencode", kind)
-		want = opencodeTotals(t, dir)
+	}
+	for _, kind := range []string{"raw", "gotk"} {
+		dir := filepath.Join("testdata", "opencode", kind)
+		want := opencodeTotals(t, dir)
 		if got := scanFixture(t, "opencode", dir, nil, false).Sessions.Usage; got != want || got.Read() == 0 {
 			t.Errorf("opencode %s: read %+v, the CLI's own totals %+v", kind, got, want)
 		}
