@@ -134,8 +134,16 @@ func choose(compact []byte, raws [][]byte, w Window, recall string, size int) []
 	for _, i := range order {
 		take(i)
 	}
+	if kept == len(lines) {
+		return compact // nothing left out: no cap line
+	}
 	var b strings.Builder
+	// The cap line goes before the summary, and before the heading the
+	// summary sits under.
 	first := len(lines) - summary
+	if h := heading[first]; h >= 0 && keep[h] {
+		first = h
+	}
 	for i, l := range lines {
 		if i == first {
 			b.WriteString(capLine(len(lines) - kept))
