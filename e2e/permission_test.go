@@ -136,6 +136,23 @@ var permCases = []permCase{
 		},
 	},
 	{
+		// dontAsk turns every "needs approval" into a denial.
+		agent: "claude", name: "dont-ask-mode",
+		setup: func(e *Env) {
+			e.WriteFile(filepath.Join(e.Project, "Makefile"), "all:\n\t@echo built\n")
+			e.Args = append(e.Args, "--permission-mode", "dontAsk")
+			e.editJSON(filepath.Join(e.Home, ".claude", "settings.json"), func(m map[string]any) {
+				m["permissions"] = map[string]any{"allow": []any{"Bash(make:*)"}, "ask": []any{"Bash(git log:*)"}}
+			})
+		},
+		calls: []permCall{
+			{"go test ./...", "no rule, not read-only, dontAsk mode", Denied},
+			{"git log -1", "ask rule, dontAsk mode", Denied},
+			{"make", "allow rule, dontAsk mode", Ran},
+			{"git status", "Claude's read-only set, dontAsk mode", Ran},
+		},
+	},
+	{
 		agent: "claude", name: "same-line-function",
 		calls: []permCall{
 			{"git() { echo dry; }; git status", "a function definition Claude cannot check (-p cannot ask)", Refused},

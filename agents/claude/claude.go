@@ -47,7 +47,7 @@ func Handle(in []byte, d decision.Decider) []byte {
 		ReadOnlyAutoAllow: true,
 	})
 	pd, ok := permissionDecision[dec.Verdict]
-	if !ok {
+	if !ok || pd == "ask" && denyingModes[p.PermissionMode] {
 		return nil
 	}
 	return hookio.Object("hookSpecificOutput", hookio.Fields{

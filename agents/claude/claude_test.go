@@ -62,3 +62,19 @@ func TestRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestDenyingMode: in dontAsk a rewrite that needs approval gets no answer,
+// so that Claude denies the original itself; one Claude would run without
+// asking is still rewritten.
+func TestDenyingMode(t *testing.T) {
+	for _, mode := range []string{"dontAsk", "default", "plan"} {
+		in := []byte(`{"tool_name":"Bash","permission_mode":"` + mode + `","tool_input":{"command":"go test ./..."}}`)
+		ask := Handle(in, hookiotest.Stub{Verdict: decision.AskRewrite, Command: "gotk go test ./...", Rule: "go.test"})
+		if got, want := len(ask) == 0, mode == "dontAsk"; got != want {
+			t.Errorf("%s: an ask rewrite answered %q", mode, ask)
+		}
+		if allow := Handle(in, hookiotest.Stub{Verdict: decision.AllowRewrite, Command: "gotk go test ./...", Rule: "go.test"}); checkAnswer(allow) != nil {
+			t.Errorf("%s: an allowed rewrite answered %q", mode, allow)
+		}
+	}
+}

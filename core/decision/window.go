@@ -108,10 +108,13 @@ func lineCount(args []string, tail bool) (int, bool) {
 	return n, true
 }
 
-// windowable: the rule's output gotk can fit into a window of lines —
-// failures and errors with their locators, then the summary (tests,
-// builds, linters, git, listings). Other rules are rewritten before a pipe
-// only where they always were (Pipe).
+// windowable: the rule's output gotk can fit into the first lines of a
+// window — failures and errors with their locators, then the summary
+// (tests, builds, linters, git, listings). Before `head`, which stops the
+// raw command early, other rules stay as written; before `tail`, `cat`,
+// `less` and `more`, which read the raw command to its end as gotk does,
+// every rule is rewritten (Fit prints the raw window where its own output
+// would lose a fact of it).
 func windowable(r *registry.Rule) bool {
 	if r.Pipe != registry.PipeNone {
 		return true
@@ -131,9 +134,6 @@ func windowable(r *registry.Rule) bool {
 // rewritten (""), and else the window gotk must fit its output to
 // ("--tail 30", or "" when every later stage shows all lines).
 func producerWindow(s *shell.Script, c *shell.Command, m registry.Match) (why, window string) {
-	if !windowable(m.Rule) {
-		return "gotk cannot fit this command's output to a window, so it stays as written before a pipe", ""
-	}
 	var bound *stage
 	for _, idx := range s.Pipelines[c.PipeID].Stages[1:] {
 		st := readStage(s, idx)
@@ -151,6 +151,9 @@ func producerWindow(s *shell.Script, c *shell.Command, m registry.Match) (why, w
 		return "", ""
 	}
 	if bound.kind == showsHead {
+		if !windowable(m.Rule) {
+			return fmt.Sprintf("its output feeds `%s`, which stops it early; gotk would run it to its end, and fits the first lines of tests, builds, linters, git and listings only", bound.text), ""
+		}
 		return "", "--head " + strconv.Itoa(bound.n)
 	}
 	return "", "--tail " + strconv.Itoa(bound.n)

@@ -49,8 +49,14 @@ func TestWindows(t *testing.T) {
 		{"go test ./... | LC_ALL=C tail -5", Passthrough, ""},
 		{"go test ./... |& tail -5", Passthrough, ""},
 		{"go test ./... 2>&1 | tail -30 > out.txt", Passthrough, ""},
-		{"docker logs app | tail -20", Passthrough, ""},
+		// head stops the raw command early: only the rules whose first
+		// lines gotk fits go before it
+		{"docker logs app | head -20", Passthrough, ""},
 		{"cat f | head -20", Passthrough, ""},
+		// tail, cat, less read the raw command to its end, as gotk does
+		{"docker logs app 2>&1 | tail -20", AskRewrite, "gotk --tail 20 docker logs app 2>&1 | tail -20"},
+		{"ps aux | tail -30", AskRewrite, "gotk --tail 30 ps aux | tail -30"},
+		{"terraform plan | cat", AskRewrite, "gotk terraform plan | cat"},
 	})
 }
 
@@ -222,8 +228,8 @@ func TestPipeNotes(t *testing.T) {
 	if !strings.Contains(d.Segments[0].Reason, "`wc -l`, which reads the text itself") {
 		t.Errorf("reason: %q", d.Segments[0].Reason)
 	}
-	d = e.Decide(Request{Command: "docker logs app | tail -3", Explain: true})
-	if want := "cannot fit this command's output to a window"; !strings.Contains(d.Segments[0].Reason, want) {
+	d = e.Decide(Request{Command: "docker logs app | head -3", Explain: true})
+	if want := "`head -3`, which stops it early"; !strings.Contains(d.Segments[0].Reason, want) {
 		t.Errorf("reason: %q", d.Segments[0].Reason)
 	}
 }

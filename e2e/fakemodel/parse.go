@@ -18,6 +18,9 @@ type conversation struct {
 	jsonSchema map[string]any
 	// chatUsage: a Chat Completions stream asked for a final usage chunk.
 	chatUsage bool
+	// firstUser is the text of the conversation's first user message: what
+	// tells a subagent's conversation from its parent's.
+	firstUser string
 	// prompt is the request's size in tokens (bytes/4), and fresh the part
 	// of it a prompt cache could not have held: the last tool result.
 	prompt, fresh int64
@@ -124,6 +127,9 @@ func parseAnthropic(body []byte) (*conversation, error) {
 	}
 	names := map[string]string{} // tool_use id → tool name
 	for _, m := range req.Messages {
+		if m.Role == "user" && c.firstUser == "" {
+			c.firstUser = flatten(m.Content)
+		}
 		var blocks []struct {
 			Type      string          `json:"type"`
 			ID        string          `json:"id"`
@@ -152,6 +158,7 @@ func parseGemini(body []byte) (*conversation, error) {
 		Contents []struct {
 			Role  string `json:"role"`
 			Parts []struct {
+				Text             string `json:"text"`
 				FunctionResponse *struct {
 					ID       string         `json:"id"`
 					Name     string         `json:"name"`
@@ -185,8 +192,11 @@ func parseGemini(body []byte) (*conversation, error) {
 			c.tools = append(c.tools, tool{Name: f.Name, Schema: s})
 		}
 	}
-	for _, m := range req.Contents {
+	for i, m := range req.Contents {
 		for _, p := range m.Parts {
+			if i == 0 && m.Role == "user" {
+				c.firstUser += p.Text
+			}
 			if fr := p.FunctionResponse; fr != nil {
 				text := ""
 				if out, ok := fr.Response["output"].(string); ok {
@@ -252,6 +262,9 @@ func parseChat(body []byte) (*conversation, error) {
 	}
 	names := map[string]string{}
 	for _, m := range req.Messages {
+		if m.Role == "user" && c.firstUser == "" {
+			c.firstUser = flatten(m.Content)
+		}
 		for _, tc := range m.ToolCalls {
 			names[tc.ID] = tc.Function.Name
 		}
@@ -304,14 +317,21 @@ func parseResponses(body []byte) (*conversation, error) {
 		c.tools = append(c.tools, tool{Name: name, Schema: t.Parameters, Kind: t.Type})
 	}
 	var items []struct {
-		Type   string          `json:"type"`
-		CallID string          `json:"call_id"`
-		Name   string          `json:"name"`
-		Output json.RawMessage `json:"output"`
+		Type    string          `json:"type"`
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+		CallID  string          `json:"call_id"`
+		Name    string          `json:"name"`
+		Output  json.RawMessage `json:"output"`
 	}
-	_ = json.Unmarshal(req.Input, &items) // a plain string input has no items
+	if json.Unmarshal(req.Input, &items) != nil {
+		c.firstUser = flatten(req.Input) // a plain string input
+	}
 	names := map[string]string{}
 	for _, it := range items {
+		if it.Role == "user" && c.firstUser == "" {
+			c.firstUser = flatten(it.Content)
+		}
 		switch it.Type {
 		case "function_call", "custom_tool_call":
 			names[it.CallID] = it.Name

@@ -26,6 +26,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -60,6 +62,51 @@ type Script struct {
 	// Args, when set, add arguments to scripted call i (Args[i]) over the
 	// ones built from the tool's schema: Droid's riskLevel, for example.
 	Args []map[string]any
+	// Subagents are the scripts of the conversations the agent starts for
+	// its subagents (Claude Code's Agent tool): a model request whose first
+	// user message contains a key follows that key's script instead of
+	// this one. Their calls get IDs of their own, so that no conversation
+	// counts another's results; SubagentResults reads them back.
+	Subagents map[string]Script
+}
+
+// conversationOf is the key of the subagent script request c follows, ""
+// for the main script. The longest matching key wins, so that one key may
+// contain another.
+func (s Script) conversationOf(c *conversation) string {
+	best := ""
+	for k := range s.Subagents {
+		if k != "" && len(k) > len(best) && strings.Contains(c.firstUser, k) {
+			best = k
+		}
+	}
+	return best
+}
+
+// idTag sets the call IDs of the script followed under key apart: "" for
+// the main script, "s1", "s2", … for the subagents' in the keys' order.
+func (s Script) idTag(key string) string {
+	if key == "" {
+		return ""
+	}
+	keys := make([]string, 0, len(s.Subagents))
+	for k := range s.Subagents {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return "s" + strconv.Itoa(slices.Index(keys, key)+1)
+}
+
+// followed returns the script followed under key.
+func (s Script) followed(key string) Script {
+	if key == "" {
+		return s
+	}
+	sub := s.Subagents[key]
+	if sub.FinalText == "" {
+		sub.FinalText = DefaultFinalText
+	}
+	return sub
 }
 
 // Call is one scripted tool call.
@@ -101,6 +148,9 @@ type Request struct {
 	API API
 	// ShellTool is the shell tool the request offered, "" if none.
 	ShellTool string
+	// Subagent is the key of the subagent script the request followed, ""
+	// for the main script.
+	Subagent string
 	// Reply says in a few words how the server answered.
 	Reply string
 }
@@ -163,17 +213,22 @@ func (s *Server) CallsIssued() int {
 
 // ToolResults returns the result of each scripted call that came back, in
 // call order, as found in the most complete request the agent sent.
-func (s *Server) ToolResults() []ToolResult {
+func (s *Server) ToolResults() []ToolResult { return s.SubagentResults("") }
+
+// SubagentResults is ToolResults for the conversations that followed the
+// subagent script under key ("" = the main script).
+func (s *Server) SubagentResults(key string) []ToolResult {
 	var best []ToolResult
+	tag := s.script.idTag(key)
 	for _, r := range s.Requests() {
-		if r.API == "" {
+		if r.API == "" || r.Subagent != key {
 			continue
 		}
 		c, err := parse(r.API, r.Body)
 		if err != nil {
 			continue
 		}
-		if res := ours(c, r.ShellTool); len(res) > len(best) {
+		if res := ours(c, r.ShellTool, tag); len(res) > len(best) {
 			best = res
 		}
 	}
@@ -201,7 +256,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		Time: time.Now(), Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery,
 		Header: r.Header.Clone(), Body: body,
 	}
-	rec.API, rec.ShellTool, rec.Reply = s.answer(w, r, body)
+	rec.API, rec.ShellTool, rec.Subagent, rec.Reply = s.answer(w, r, body)
 	s.mu.Lock()
 	rec.Seq = len(s.reqs) + 1
 	s.reqs = append(s.reqs, rec)
@@ -210,16 +265,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 
 // answer routes one request. Paths are matched by suffix so that a base URL
 // with or without /v1 works.
-func (s *Server) answer(w http.ResponseWriter, r *http.Request, body []byte) (API, string, string) {
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, body []byte) (API, string, string, string) {
 	p := r.URL.Path
 	switch {
 	case r.Header.Get("Upgrade") != "":
 		// Codex can try a WebSocket transport first; make it fall back to HTTP.
 		http.Error(w, "fake model server: no websockets", http.StatusNotImplemented)
-		return "", "", "501 websocket"
+		return "", "", "", "501 websocket"
 	case r.Method == http.MethodPost && strings.HasSuffix(p, "/messages/count_tokens"):
 		writeJSON(w, map[string]any{"input_tokens": 10})
-		return "", "", "count_tokens"
+		return "", "", "", "count_tokens"
 	case r.Method == http.MethodPost && strings.HasSuffix(p, "/messages"):
 		return s.model(w, Anthropic, body, false)
 	case r.Method == http.MethodPost && strings.HasSuffix(p, "/chat/completions"):
@@ -232,44 +287,46 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, body []byte) (AP
 		return s.model(w, Gemini, body, false)
 	case r.Method == http.MethodPost && strings.HasSuffix(p, ":countTokens"):
 		writeJSON(w, map[string]any{"totalTokens": 10})
-		return "", "", "countTokens"
+		return "", "", "", "countTokens"
 	case r.Method == http.MethodPost && strings.HasSuffix(p, ":embedContent"):
 		writeJSON(w, map[string]any{"embedding": map[string]any{"values": []float64{0, 0, 0}}})
-		return "", "", "embedContent"
+		return "", "", "", "embedContent"
 	case r.Method == http.MethodGet && strings.HasSuffix(p, "/models"):
 		writeJSON(w, modelList(strings.Contains(p, "v1beta")))
-		return "", "", "model list"
+		return "", "", "", "model list"
 	case r.Method == http.MethodGet && strings.Contains(p, "/models/"):
 		id := p[strings.LastIndex(p, "/")+1:]
 		writeJSON(w, map[string]any{"id": id, "object": "model", "name": "models/" + id, "owned_by": "e2e"})
-		return "", "", "model " + id
+		return "", "", "", "model " + id
 	case (r.Method == http.MethodGet || r.Method == http.MethodHead) && (p == "/" || p == ""):
 		w.WriteHeader(http.StatusOK)
-		return "", "", "root"
+		return "", "", "", "root"
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusNotFound)
 	fmt.Fprintf(w, `{"error":{"type":"not_found_error","message":"fake model server: no handler for %s %s"}}`, r.Method, p)
-	return "", "", "404"
+	return "", "", "", "404"
 }
 
 // model answers one model request of any wire format.
-func (s *Server) model(w http.ResponseWriter, api API, body []byte, gemStream bool) (API, string, string) {
+func (s *Server) model(w http.ResponseWriter, api API, body []byte, gemStream bool) (API, string, string, string) {
 	c, err := parse(api, body)
 	if err != nil {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusBadRequest)
 		fmt.Fprintf(w, `{"error":{"type":"invalid_request_error","message":%q}}`, "fake model server: "+err.Error())
-		return api, "", "400 " + err.Error()
+		return api, "", "", "400 " + err.Error()
 	}
+	key := s.script.conversationOf(c)
+	script, tag := s.script.followed(key), s.script.idTag(key)
 	if api == Gemini {
 		c.stream = gemStream
 	}
 	shell := c.shellTool()
 	tool := shell
 	var reply output
-	done := len(ours(c, shell.Name))
-	steps := s.script.calls()
+	done := len(ours(c, shell.Name, tag))
+	steps := script.calls()
 	var args map[string]any
 	if done < len(steps) {
 		if st := steps[done]; st.Tool != "" {
@@ -281,43 +338,46 @@ func (s *Server) model(w http.ResponseWriter, api API, body []byte, gemStream bo
 	}
 	switch {
 	case tool.Name != "" && shell.Name != "" && done < len(steps):
-		if done < len(s.script.Args) {
-			for k, v := range s.script.Args[done] {
+		if done < len(script.Args) {
+			for k, v := range script.Args[done] {
 				args[k] = v
 			}
 		}
-		reply = output{call: &call{ID: callID(api, done+1), Tool: tool, Args: args}}
+		reply = output{call: &call{ID: callID(api, tag, done+1), Tool: tool, Args: args}}
 	case c.jsonSchema != nil:
 		out, _ := json.Marshal(sample(c.jsonSchema))
 		reply = output{text: string(out)}
 	default:
-		reply = output{text: s.script.FinalText}
+		reply = output{text: script.FinalText}
 	}
 	writeReply(w, api, c, reply)
 	if reply.call != nil {
-		return api, tool.Name, fmt.Sprintf("call %s #%d", tool.Name, done+1)
+		return api, tool.Name, key, fmt.Sprintf("call %s #%d%s", tool.Name, done+1, tag)
 	}
 	if c.jsonSchema != nil {
-		return api, tool.Name, "json " + reply.text
+		return api, tool.Name, key, "json " + reply.text
 	}
-	return api, tool.Name, "text"
+	return api, tool.Name, key, "text"
 }
 
-func callID(api API, n int) string {
+// callID is the ID of call n of the script tagged tag (see idTag).
+func callID(api API, tag string, n int) string {
 	if api == Anthropic {
-		return fmt.Sprintf("toolu_e2e_%d", n)
+		return fmt.Sprintf("toolu_e2e%s_%d", tag, n)
 	}
-	return fmt.Sprintf("call_e2e_%d", n)
+	return fmt.Sprintf("call_e2e%s_%d", tag, n)
 }
 
-// callIndex turns one of our call IDs back into its script index.
-func callIndex(id string) (int, bool) {
-	i := strings.Index(id, "_e2e_")
+// callIndex turns one of our call IDs of the script tagged tag back into
+// its script index.
+func callIndex(id, tag string) (int, bool) {
+	mark := "_e2e" + tag + "_"
+	i := strings.Index(id, mark)
 	if i < 0 {
 		return 0, false
 	}
 	var n int
-	if _, err := fmt.Sscanf(id[i+len("_e2e_"):], "%d", &n); err != nil || n < 1 {
+	if _, err := fmt.Sscanf(id[i+len(mark):], "%d", &n); err != nil || n < 1 {
 		return 0, false
 	}
 	return n - 1, true
@@ -326,11 +386,11 @@ func callIndex(id string) (int, bool) {
 // ours keeps the results of our own calls, one per scripted index, in order.
 // Gemini CLI may drop call IDs, so there a result of the shell tool with no
 // ID counts as the next call.
-func ours(c *conversation, shellTool string) []ToolResult {
+func ours(c *conversation, shellTool, tag string) []ToolResult {
 	byIndex := map[int]ToolResult{}
 	next := 0
 	for _, r := range c.results {
-		idx, ok := callIndex(r.CallID)
+		idx, ok := callIndex(r.CallID, tag)
 		if !ok {
 			if r.CallID != "" || shellTool == "" || r.Name != shellTool {
 				continue

@@ -409,3 +409,50 @@ func TestUsage(t *testing.T) {
 		}
 	}
 }
+
+// A subagent's conversation follows its own script with IDs of its own:
+// the parent's call of the Agent tool and the subagent's Bash call are
+// answered and read back apart.
+func TestSubagentScript(t *testing.T) {
+	s := New(Script{
+		Calls:     []Call{{Tool: "Agent", Args: map[string]any{"prompt": "SUB-TASK run it"}}},
+		Subagents: map[string]Script{"SUB-TASK": {Commands: []string{"git status"}, FinalText: "sub done"}},
+	})
+	defer s.Close()
+	tools := `"tools":[{"name":"Agent","input_schema":{"type":"object","properties":{"prompt":{"type":"string"},"description":{"type":"string"}},"required":["prompt","description"]}},{"name":"Bash","input_schema":` + bashSchema + `}]`
+	answer := func(body string) map[string]any {
+		t.Helper()
+		_, out := post(t, s, "/v1/messages", body)
+		var m map[string]any
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		return m
+	}
+	m := answer(`{"model":"m","messages":[{"role":"user","content":"check status"}],` + tools + `}`)
+	if dig(m, "content", 0, "name") != "Agent" || dig(m, "content", 0, "id") != "toolu_e2e_1" || dig(m, "content", 0, "input", "description") == nil {
+		t.Fatalf("parent's first answer %v", m)
+	}
+	sub := `{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"<system-reminder>x</system-reminder>"},{"type":"text","text":"SUB-TASK run it"}]}`
+	m = answer(sub + `],` + tools + `}`)
+	if dig(m, "content", 0, "name") != "Bash" || dig(m, "content", 0, "id") != "toolu_e2es1_1" || dig(m, "content", 0, "input", "command") != "git status" {
+		t.Fatalf("subagent's first answer %v", m)
+	}
+	m = answer(sub + `,{"role":"assistant","content":[{"type":"tool_use","id":"toolu_e2es1_1","name":"Bash","input":{}}]},
+		{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_e2es1_1","content":"On branch main"}]}],` + tools + `}`)
+	if dig(m, "content", 0, "text") != "sub done" {
+		t.Fatalf("subagent's last answer %v", m)
+	}
+	m = answer(`{"model":"m","messages":[{"role":"user","content":"check status"},
+		{"role":"assistant","content":[{"type":"tool_use","id":"toolu_e2e_1","name":"Agent","input":{}}]},
+		{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_e2e_1","content":"sub done"}]}],` + tools + `}`)
+	if dig(m, "content", 0, "text") != "done" {
+		t.Fatalf("parent's last answer %v", m)
+	}
+	if r := s.ToolResults(); len(r) != 1 || r[0].Text != "sub done" || r[0].Tool != "Agent" {
+		t.Fatalf("parent's results %+v", r)
+	}
+	if r := s.SubagentResults("SUB-TASK"); len(r) != 1 || r[0].Text != "On branch main" || r[0].Tool != "Bash" {
+		t.Fatalf("subagent's results %+v", r)
+	}
+}

@@ -35,12 +35,13 @@ func Fit(compact, rawWin []byte, w Window, recall string, every bool, rawFacts .
 	if i := strings.Index(mark, " ("); i > 0 {
 		mark = mark[:i]
 	}
-	whole := Lines(compact) <= w.N && (mark == "" || !strings.Contains(string(compact), mark))
+	facts := append([][]byte{rawWin}, rawFacts...)
 	out = compact
-	if Lines(compact) > w.N {
-		out = choose(compact, w, recall)
+	if Lines(compact) > w.N || len(compact) > len(rawWin) {
+		out = choose(compact, facts, w, recall, len(rawWin))
 	}
-	if len(out) > len(rawWin) || Lines(out) > w.N {
+	whole := len(out) == len(compact) && (mark == "" || !strings.Contains(string(compact), mark))
+	if out == nil || len(out) > len(rawWin) || Lines(out) > w.N {
 		return nil, false
 	}
 	// Once lines are left out, a line of the raw window the filter itself
@@ -50,7 +51,7 @@ func Fit(compact, rawWin []byte, w Window, recall string, every bool, rawFacts .
 	if !whole {
 		kept = compact
 	}
-	for _, f := range append([][]byte{rawWin}, rawFacts...) {
+	for _, f := range facts {
 		if !Holds(out, f) || !represented(out, f, every && !whole, kept) {
 			return nil, false
 		}
@@ -58,25 +59,51 @@ func Fit(compact, rawWin []byte, w Window, recall string, every bool, rawFacts .
 	return out, true
 }
 
-// choose keeps w.N lines of compact (one of them the cap line).
-func choose(compact []byte, w Window, recall string) []byte {
+// choose keeps at most w.N lines of compact, one of them the cap line, in
+// at most size bytes. In priority: the summary (the last lines), the lines
+// that tell what the raw windows tell (needed), the lines that carry
+// failures in the window's order, the lines right after them (their
+// details), then any. An indented line comes with the heading it sits
+// under (a file's name over its matches). nil: the needed lines do not fit.
+func choose(compact []byte, raws [][]byte, w Window, recall string, size int) []byte {
 	lines := strings.SplitAfter(string(compact), "\n")
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
+	capLine := func(cut int) string {
+		return fmt.Sprintf("… %d more lines to fit %s (%s)\n", cut, w.Pipe(), recall)
+	}
 	budget := w.N - 1 // the cap line
-	if budget <= 0 {
+	size -= len(capLine(len(lines)))
+	if budget <= 0 || size <= 0 {
 		return nil
 	}
 	keep := make([]bool, len(lines))
-	kept := 0
-	take := func(i int) {
-		if !keep[i] && kept < budget {
-			keep[i] = true
-			kept++
+	kept, used := 0, 0
+	heading := headings(lines)
+	// take keeps line i and its heading, or neither when they do not fit.
+	take := func(i int) bool {
+		if keep[i] {
+			return true
 		}
+		add := []int{i}
+		if h := heading[i]; h >= 0 && !keep[h] {
+			add = append(add, h)
+		}
+		n := 0
+		for _, k := range add {
+			n += len(lines[k]) + 1
+		}
+		if kept+len(add) > budget || used+n > size {
+			return false
+		}
+		for _, k := range add {
+			keep[k] = true
+		}
+		kept, used = kept+len(add), used+n
+		return true
 	}
-	summary := min(3, budget)
+	summary := min(3, budget, len(lines))
 	for i := len(lines) - summary; i < len(lines); i++ {
 		take(i)
 	}
@@ -85,6 +112,11 @@ func choose(compact []byte, w Window, recall string) []byte {
 		order[i] = i
 		if w.Tail {
 			order[i] = len(lines) - 1 - i
+		}
+	}
+	for _, i := range needed(lines, raws, order) {
+		if !take(i) {
+			return nil
 		}
 	}
 	for _, i := range order {
@@ -102,14 +134,19 @@ func choose(compact []byte, w Window, recall string) []byte {
 	for _, i := range order {
 		take(i)
 	}
+	if kept == len(lines) {
+		return compact // nothing left out: no cap line
+	}
 	var b strings.Builder
-	cut := len(lines) - kept
-	capped := false
+	// The cap line goes before the summary, and before the heading the
+	// summary sits under.
 	first := len(lines) - summary
+	if h := heading[first]; h >= 0 && keep[h] {
+		first = h
+	}
 	for i, l := range lines {
-		if i == first && !capped {
-			fmt.Fprintf(&b, "… %d more lines to fit %s (%s)\n", cut, w.Pipe(), recall)
-			capped = true
+		if i == first {
+			b.WriteString(capLine(len(lines) - kept))
 		}
 		if keep[i] {
 			b.WriteString(l)
@@ -119,6 +156,87 @@ func choose(compact []byte, w Window, recall string) []byte {
 		}
 	}
 	return []byte(b.String())
+}
+
+// headings maps each indented line to the nearest line above it that is
+// not indented (-1: none, or not indented itself).
+func headings(lines []string) []int {
+	out := make([]int, len(lines))
+	h := -1
+	for i, l := range lines {
+		out[i] = -1
+		if l != "" && (l[0] == ' ' || l[0] == '\t') {
+			out[i] = h
+		} else if strings.TrimSpace(l) != "" {
+			h = i
+		}
+	}
+	return out
+}
+
+// needed lists the lines of compact, in the window's order, that the
+// checks of Fit look for: for each line of a raw window, the compact line
+// that is it or holds its words (represented), and for each of its facts
+// a line that tells it (Holds).
+func needed(lines []string, raws [][]byte, order []int) []int {
+	folded := make([]string, len(lines))
+	sets := make([]map[string]bool, len(lines))
+	lower := make([]string, len(lines))
+	for i, l := range lines {
+		folded[i], lower[i] = fold(l), strings.ToLower(l)
+		set := map[string]bool{}
+		for _, w := range words(l) {
+			set[strings.TrimSuffix(w, "…")] = true
+		}
+		sets[i] = set
+	}
+	seen := map[int]bool{}
+	var out []int
+	add := func(i int) bool {
+		if i >= 0 && !seen[i] {
+			seen[i] = true
+			out = append(out, i)
+		}
+		return i >= 0
+	}
+	first := func(match func(i int) bool) int {
+		for _, i := range order {
+			if match(i) {
+				return i
+			}
+		}
+		return -1
+	}
+	for _, raw := range raws {
+		for _, l := range strings.Split(string(raw), "\n") {
+			t := words(l)
+			if len(t) == 0 {
+				continue
+			}
+			f := fold(l)
+			if !add(first(func(i int) bool { return folded[i] == f })) {
+				for i := range lines {
+					if len(sets[i]) > 0 && holdsWords(sets[i], t) {
+						add(i)
+						break
+					}
+				}
+			}
+		}
+		for _, f := range Facts(raw) {
+			switch f.kind {
+			case "locator":
+				if !add(first(func(i int) bool { return strings.Contains(lines[i], f.name) && mentionsLine(lines[i], f.value) })) {
+					add(first(func(i int) bool { return mentionsLine(lines[i], f.value) }))
+				}
+			case "failing":
+				add(first(func(i int) bool { return strings.Contains(lines[i], f.name) }))
+			case "count":
+				add(first(func(i int) bool { return countNear(lower[i], f.name, f.value) }))
+			}
+		}
+	}
+	return out
 }
 
 var (
@@ -257,8 +375,8 @@ func containsNumber(s, n string) bool {
 
 // represented: every line of raw that carries a failure or an error
 // (every line, with every) is in shaped, in the words a compact form keeps:
-// one line of shaped holds every word of it that has a digit (its
-// locator, its counts) and at least 60% of its words, a path's directory
+// one line of shaped holds every word of it that names something (named:
+// its locator, its counts, its file) and at least 60% of its words, a path's directory
 // and rules of punctuation aside (a file moved to a heading, a long line
 // cut with …, columns realigned). A line of raw that filtered (the
 // filter's own output, when given) keeps is such a line too, and then one
@@ -350,11 +468,20 @@ func holdsWords(set map[string]bool, t []string) bool {
 		switch {
 		case set[w]:
 			n++
-		case strings.ContainsAny(w, "0123456789"):
+		case named(w):
 			return false
 		}
 	}
 	return 10*n >= 6*len(t)
+}
+
+// named: a word that names one thing — it has a digit (a count, a line,
+// a version) or joins parts with - _ . @ (a file, a resource, a test):
+// a line that lacks it tells of something else, however many of the
+// other words it shares ("service/web unchanged" is not "service/worker
+// unchanged").
+func named(w string) bool {
+	return strings.ContainsAny(w, "0123456789") || strings.ContainsAny(strings.Trim(w, "-_.@"), "-_.@")
 }
 
 // words splits a line into the words that carry meaning: colour codes and

@@ -112,3 +112,36 @@ func TestParseAndOfCommand(t *testing.T) {
 		t.Error("a quoted pipe read as a window")
 	}
 }
+
+// TestChooseKeepsHeadings: an indented line comes with the heading it
+// sits under (a file over its matches), the cap line above both.
+func TestChooseKeepsHeadings(t *testing.T) {
+	var compact strings.Builder
+	for f := 0; f < 3; f++ {
+		fmt.Fprintf(&compact, "pkg/file%d.go:\n  10: error: old trouble %d\n  20: error: older trouble %d\n", f, f, f)
+	}
+	compact.WriteString("pkg/file3.go:\n  40: error: bad thing\n  50: error: worse thing\nFAIL build (2 errors)\n")
+	raw := []byte("compiling a long module name here\ncompiling another long module name\npkg/file3.go:40: error: bad thing\npkg/file3.go:50: error: worse thing\nFAIL build (2 errors)\n")
+	w := Window{Tail: true, N: 5}
+	out := choose([]byte(compact.String()), [][]byte{raw}, w, "gotk recall abc123", len(raw))
+	want := "… 9 more lines to fit tail -5 (gotk recall abc123)\npkg/file3.go:\n  40: error: bad thing\n  50: error: worse thing\nFAIL build (2 errors)\n"
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	if !Holds(out, raw) {
+		t.Errorf("the locators lost their file:\n%s", out)
+	}
+}
+
+// TestNamedWordsHold: a line of the fit stands for a raw line only with
+// every word that names something; sharing most other words is not
+// enough.
+func TestNamedWordsHold(t *testing.T) {
+	raw := []byte("service/worker-metrics unchanged (dry run)\n")
+	if represented([]byte("unchanged (dry run) (2): service/web, secret/web-secrets\n"), raw, true, nil) {
+		t.Error("service/worker-metrics held by a line that does not name it")
+	}
+	if !represented([]byte("unchanged (dry run) (2): service/web, service/worker-metrics\n"), raw, true, nil) {
+		t.Error("service/worker-metrics not held by the line that names it")
+	}
+}
