@@ -103,9 +103,9 @@ func (cargoTest) Render(in Input) (Output, error) {
 // gotk leaves out are announced with their own recall note.
 var rustOmitted = lazy("^note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace\\.$")
 
-// dropFailureList drops the closing "failures:" list of a suite when every
-// name in it already heads its own "---- name stdout ----" section above
-// (the failing tests stay named there and in their "... FAILED" lines),
+// dropFailureList drops the closing "failures:" (or, with --show-output,
+// "successes:") list of a suite when every name in it already heads its
+// own "---- name stdout ----" section above (the tests stay named there),
 // and libtest's advice about verbose backtraces.
 func dropFailureList(ls []string) []string {
 	sections := map[string]bool{}
@@ -120,7 +120,7 @@ func dropFailureList(ls []string) []string {
 				sections[name] = true
 			}
 		}
-		if l == "failures:" {
+		if l == "failures:" || l == "successes:" {
 			j := i + 1
 			for j < len(ls) && strings.HasPrefix(ls[j], "    ") && sections[strings.TrimSpace(ls[j])] {
 				j++

@@ -62,7 +62,13 @@ func passedOutput(in Input, keys []goTestKey, out map[goTestKey][]string, failed
 		res = append(res, capKeeping(foldGoFrames(said, in), 150, nil, in)...)
 	}
 	if dropped > 0 {
-		res = append(res, fmt.Sprintf("(%s the passing tests printed not shown: %s)", plural(dropped, "line", "lines"), in.Recall()))
+		res = append(res, printedNote(dropped, in))
 	}
 	return res
+}
+
+// printedNote is the line that stands for what passing tests printed when
+// a run that does not name its tests leaves it out.
+func printedNote(dropped int, in Input) string {
+	return fmt.Sprintf("(%s the passing tests printed not shown: %s)", plural(dropped, "line", "lines"), in.Recall())
 }

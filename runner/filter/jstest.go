@@ -39,12 +39,12 @@ var (
 
 // Render applies the cuts to both streams; only stdout is capped.
 func (jsTest) Render(in Input) (Output, error) {
-	clean := func(b []byte) []string {
-		return sameFailures(dropBlankRuns(trimFrames(trimRules(dropMatching(lines(b), jsTestNoise...)))))
-	}
+	stdout, stderr := jsPrinted(in, func(ls []string) []string {
+		return sameFailures(dropBlankRuns(trimFrames(trimRules(dropMatching(ls, jsTestNoise...)))))
+	})
 	return Output{
-		Stdout: join(capKeeping(clean(in.Stdout), 400, problem, in)),
-		Stderr: join(clean(in.Stderr)),
+		Stdout: join(capKeeping(dropBlankRuns(stdout), 400, problem, in)),
+		Stderr: join(dropBlankRuns(stderr)),
 	}, nil
 }
 
