@@ -22,6 +22,8 @@ var npmNoise = []*lazyRegexp{
 	lazy(`^npm notice`),
 	lazy(`^npm (error|ERR!)\s*$`),
 	lazy(`^npm (warn|WARN) install-scripts\s*$`),
+	lazy(`^Packages are hard linked from the content-addressable store to the virtual store\.$`),
+	lazy(`^\s+(Content-addressable store|Virtual store) is at: `),     // pnpm's store paths
 	lazy(`^(Progress: resolved|Packages: \+|\++$|Done in [\d.]+m?s)`), // pnpm progress
 	lazy(`^\[\d/\d\] (Resolving|Fetching|Linking|Building)`),          // yarn progress
 	lazy(`^yarn (run|install|workspace) v\d`),
@@ -79,6 +81,9 @@ func (npmRun) Render(in Input) (Output, error) {
 				inner := in
 				inner.Argv, inner.Tool, inner.RanArgv = argv, m.Tool, argv
 				inner.Stdout = join(dropMatching(body, npmNoise...))
+				if ls := lines(in.Stderr); len(dropYarnTrailer(ls)) < len(ls) {
+					inner.Stderr = join(dropYarnTrailer(ls))
+				}
 				if out, err := f.Render(inner); err == nil {
 					return out, nil
 				}
@@ -87,7 +92,33 @@ func (npmRun) Render(in Input) (Output, error) {
 	}
 	out := dedupe(dropBlankRuns(dropMatching(body, npmNoise...)))
 	out = capKeeping(out, 300, problem, in)
-	return Output{Stdout: join(out), Stderr: join(dropBlankRuns(dropMatching(dropNpmUsage(lines(in.Stderr)), npmNoise...)))}, nil
+	return Output{Stdout: join(out), Stderr: join(dropBlankRuns(dropMatching(dropYarnTrailer(dropNpmUsage(lines(in.Stderr))), npmNoise...)))}, nil
+}
+
+// yarnTrailer is what yarn 1 prints under "error Command failed." when a
+// workspace's script fails: the exit code, node's path, yarn's own argv,
+// the workspace directory and an empty "Output:", all of which the line
+// above it ("error Command failed with exit code N.") and the command as
+// typed already say.
+var yarnTrailer = []*lazyRegexp{
+	lazy(`^Exit code: \d+$`), lazy(`^Command: \S+$`), lazy(`^Arguments: `), lazy(`^Directory: \S`), lazy(`^Output:$`),
+}
+
+// dropYarnTrailer drops yarnTrailer's lines where they follow
+// "error Command failed." in that order, and nowhere else.
+func dropYarnTrailer(ls []string) []string {
+	for i, l := range ls {
+		if l != "error Command failed." || i+len(yarnTrailer) >= len(ls) {
+			continue
+		}
+		for k, re := range yarnTrailer {
+			if !re.MatchString(ls[i+1+k]) {
+				return ls
+			}
+		}
+		return append(ls[:i+1:i+1], ls[i+1+len(yarnTrailer):]...)
+	}
+	return ls
 }
 
 // bunTest reports whether argv is `bun test …` (bun's own runner, whose
