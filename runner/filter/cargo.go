@@ -20,9 +20,10 @@ var (
 	cargoDone    = lazy(`^\s+Finished\s`)
 	// rustcBoiler are the lint explanations rustc repeats under every
 	// first warning of a kind; the diagnostic itself stays.
-	// rustcGutter is an empty line of a diagnostic's source gutter ("   |"):
-	// spacing, no text.
-	rustcGutter = lazy(`^\s*\|\s*$`)
+	// rustcGutter is a line of a diagnostic's source gutter with no text:
+	// "   |" alone, or with the bars that only connect a label below to
+	// the span above ("   |      |").
+	rustcGutter = lazy(`^\s*\|[\s|]*$`)
 	rustcBoiler = lazy("^\\s*= help: for further information visit https://|^For more information about (this|an) error, try `rustc --explain E\\d+`\\.$|^warning: build failed, waiting for other jobs to finish\\.\\.\\.$")
 	testResult  = lazy(`^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out`)
 	testLine    = lazy(`^test (.+) \.\.\. (ok|ignored|FAILED)`)

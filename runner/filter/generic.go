@@ -85,8 +85,9 @@ var diagLine = lazy(`^([^\s:(][^:(]*?\.[A-Za-z0-9+]+)(?::(\d+(?::\d+)?):|(\(\d+,
 var diagContext = lazy(`^([^\s:][^:]*?\.[A-Za-z0-9+]+): ((?:In |At |In instantiation ).*:)$`)
 
 // caretLine is a line of gcc/clang carets under the source snippet: the
-// column it points at is already in the diagnostic's location.
-var caretLine = lazy(`^\s*\|[ \t]*[\^~][\^~ \t]*$`)
+// column it points at is already in the diagnostic's location. A line of
+// bars alone only connects a label below it to the span above.
+var caretLine = lazy(`^\s*\|[ \t]*[\^~][\^~ \t]*$|^\s*\|[\s|]*$`)
 
 // snippetLine is a source line gcc and clang quote under a diagnostic:
 // "   13 | int f(void) {".

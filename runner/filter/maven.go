@@ -53,6 +53,7 @@ var (
 		lazy(`^\[Help \d+\] https?://`),
 		lazy(`^-> \[Help \d+\]$`),
 		lazy(`^Please refer to dump files \(if any exist\)`),
+		lazy(`^Some messages have been simplified; recompile with -Xdiags:verbose to get full output$`),
 	}
 	// stack frames of the test framework and the JVM, not of the project
 	mvnFrameworkFrame = lazy(`^\s+at (org\.junit\.|junit\.framework\.|org\.apache\.maven\.surefire\.|org\.testng\.|java\.base/|jdk\.internal\.|sun\.reflect\.|java\.lang\.reflect\.|java\.lang\.Thread\.|org\.opentest4j\.|org\.mockito\.internal\.)`)
