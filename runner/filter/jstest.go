@@ -22,6 +22,7 @@ var jsTestNoise = []*lazyRegexp{
 	lazy(`^Time:\s+[\d.]+ ?m?s\b`),                 // jest: wall time
 	lazy(`^Snapshots:\s+0 total$`),                 // jest: no snapshots involved
 	lazy(`^Ran all test suites( matching .*)?\.$`), // jest: echo of the pattern
+	lazy(`^\s*⎯+\[\d+/\d+\]⎯*\s*$`),                // vitest: the rule closing failure i of n
 }
 
 // jsTest renders vitest, jest and playwright: the noise list on both
