@@ -18,6 +18,9 @@ var (
 	cargoChatter = lazy(`^\s+(Compiling|Checking|Downloaded|Downloading|Updating|Locking|Adding|Removing|Blocking|Fresh|Documenting|Packaging|Verifying|Archiving|Unpacking|Scraping)\s`)
 	cargoRunning = lazy(`^\s+(Running|Doc-tests)\s`)
 	cargoDone    = lazy(`^\s+Finished\s`)
+	// cargoDuplicates is cargo's count for a second target of a crate
+	// whose every warning was printed for the first one already.
+	cargoDuplicates = lazy("^warning: `[^`]+` \\([^)]+\\) generated (\\d+) warnings? \\((\\d+) duplicates?\\)$")
 	// rustcBoiler are the lint explanations rustc repeats under every
 	// first warning of a kind; the diagnostic itself stays.
 	// rustcGutter is a line of a diagnostic's source gutter with no text:
@@ -32,10 +35,13 @@ var (
 
 // Render keeps diagnostics and drops the chatter around them.
 func (cargoBuild) Render(in Input) (Output, error) {
-	return Output{
-		Stdout: in.Stdout,
-		Stderr: keepStderr(in, cargoChatter, rustcBoiler, rustcGutter),
-	}, nil
+	var errs []string
+	for _, l := range lines(keepStderr(in, cargoChatter, rustcBoiler, rustcGutter)) {
+		if m := cargoDuplicates.FindStringSubmatch(l); m == nil || m[1] != m[2] {
+			errs = append(errs, l)
+		}
+	}
+	return Output{Stdout: in.Stdout, Stderr: join(errs)}, nil
 }
 
 // Render keeps failures verbatim and counts the rest.

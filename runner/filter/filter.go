@@ -203,7 +203,7 @@ var filters = map[string]Filter{
 	"dotnet":      lineFilter{noise: dotnetNoise, max: 200, summaryRepeats: dotnetSummary},
 	"tsc":         lineFilter{max: 400, diagnostics: true},
 	"esbuild":     esbuild{},
-	"next":        lineFilter{noise: nextNoise, max: 200},
+	"next":        lineFilter{noise: nextNoise, max: 200, codeFrames: true},
 	"mvn":         maven{},
 	// version control
 	"git-status": gitStatus{},

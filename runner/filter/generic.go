@@ -20,6 +20,10 @@ type lineFilter struct {
 	// diagnostic a second time there (MSBuild's "Build FAILED."): after
 	// it, a line printed verbatim above is not printed again.
 	summaryRepeats *lazyRegexp
+	// codeFrames: Babel-style code frames ("> 42 |   src", its neighbours
+	// and caret) are cut to the line they point at, as for the JS test
+	// runners (trimFrames).
+	codeFrames bool
 }
 
 // dropSummaryRepeats drops, after the first line summary matches, the
@@ -52,6 +56,9 @@ func (f lineFilter) Render(in Input) (Output, error) {
 	out := dedupe(dropBlankRuns(dropMatching(f.paths(lines(in.Stdout), in), f.noise...)))
 	if f.summaryRepeats != nil {
 		out = dropSummaryRepeats(out, f.summaryRepeats)
+	}
+	if f.codeFrames {
+		out = dropBlankRuns(trimFrames(out))
 	}
 	if f.max > 0 {
 		out = capKeeping(out, f.max, problem, in)
@@ -200,6 +207,7 @@ var (
 		lazy(`^\s*Restored .* \(in [\d.]+ m?s\)\.?$`),
 		lazy(`^MSBuild version `),
 		lazy(`^Welcome to \.NET`),
+		lazy(`^Time Elapsed \d+:\d+:\d+(\.\d+)?$`),
 	}
 	dotnetSummary = lazy(`^\s*Build (FAILED|succeeded)\.\s*$`)
 	nextNoise     = []*lazyRegexp{

@@ -53,6 +53,7 @@ var (
 		lazy(`^\[Help \d+\] https?://`),
 		lazy(`^-> \[Help \d+\]$`),
 		lazy(`^Please refer to dump files \(if any exist\)`),
+		lazy(`^Please refer to \S+/surefire-reports for the individual test results\.$`),
 		lazy(`^Some messages have been simplified; recompile with -Xdiags:verbose to get full output$`),
 	}
 	// stack frames of the test framework and the JVM, not of the project
