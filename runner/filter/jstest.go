@@ -41,12 +41,39 @@ var (
 // Render applies the cuts to both streams; only stdout is capped.
 func (jsTest) Render(in Input) (Output, error) {
 	stdout, stderr := jsPrinted(in, func(ls []string) []string {
-		return sameFailures(dropBlankRuns(trimFrames(trimRules(dropMatching(ls, jsTestNoise...)))))
+		return sameFailures(dropBlankRuns(dropEmptyFileHeads(trimFrames(trimRules(dropMatching(ls, jsTestNoise...))))))
 	})
 	return Output{
 		Stdout: join(capKeeping(dropBlankRuns(stdout), 400, problem, in)),
 		Stderr: join(dropBlankRuns(stderr)),
 	}, nil
+}
+
+// fileHead is bun's heading over one test file's results
+// ("test/query.test.ts:"); bunCount, a line of its closing counts.
+var (
+	fileHead = lazy(`^\S+\.(test|spec)\.[cm]?[jt]sx?:$`)
+	bunCount = lazy(`^\s*\d+ (pass|fail|todo|skip)$`)
+)
+
+// dropEmptyFileHeads drops a file's heading once nothing is left under it
+// (its tests all passed): what follows, past blank lines, is another
+// heading, the closing counts or the end.
+func dropEmptyFileHeads(ls []string) []string {
+	var out []string
+	for i, l := range ls {
+		if fileHead.MatchString(l) {
+			j := i + 1
+			for j < len(ls) && strings.TrimSpace(ls[j]) == "" {
+				j++
+			}
+			if j == len(ls) || fileHead.MatchString(ls[j]) || bunCount.MatchString(ls[j]) {
+				continue
+			}
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // trimFrames keeps, of each code frame, the line it points at: the one
