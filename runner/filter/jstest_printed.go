@@ -3,6 +3,7 @@ package filter
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -53,7 +54,8 @@ type jsConsole struct {
 // them test by test: then the agent is reading what they print.
 func jsTargeted(in Input, streams ...[]string) bool {
 	args := toolArgs(in.Argv, in.Tool)
-	verbose := false
+	verbose, pattern := false, false
+	runner := in.Tool < len(in.Argv) && slices.Contains([]string{"jest", "vitest"}, filepath.Base(in.Argv[in.Tool]))
 	for i, a := range args {
 		switch {
 		case a == "-t" || a == "--testNamePattern" || strings.HasPrefix(a, "--testNamePattern=") || strings.HasPrefix(a, "-t="):
@@ -63,9 +65,32 @@ func jsTargeted(in Input, streams ...[]string) bool {
 		case a == "--verbose" || a == "--verbose=true" || a == "--reporter=verbose" ||
 			a == "--reporter" && i+1 < len(args) && args[i+1] == "verbose":
 			verbose = true
+		case runner && !strings.HasPrefix(a, "-") && (i > 0 || !slices.Contains(vitestCommands, a)) &&
+			(i == 0 || !strings.HasPrefix(args[i-1], "-") || strings.Contains(args[i-1], "=")):
+			pattern = true // a path pattern, as in `jest cart` or `vitest run src/cart`
 		}
 	}
-	return verbose && jsRan(streams...) <= targetedMax
+	return verbose && jsRan(streams...) <= targetedMax || pattern && jsFiles(streams...) == 1
+}
+
+// vitestCommands are vitest's subcommands, not path patterns.
+var vitestCommands = []string{"run", "watch", "dev", "related", "bench", "list", "init"}
+
+// jsTestFiles is the runner's count of test files: jest's
+// "Test Suites: 1 passed, 1 total" and vitest's "Test Files  1 passed (1)".
+var jsTestFiles = lazy(`^\s*Test (?:Suites:.*\b(\d+) total|Files\s.*\((\d+)\))\s*$`)
+
+// jsFiles is how many test files the runner says it ran (0: it does not
+// say).
+func jsFiles(streams ...[]string) int {
+	for _, ls := range streams {
+		for _, l := range ls {
+			if m := jsTestFiles.FindStringSubmatch(l); m != nil {
+				return atoi(m[1] + m[2])
+			}
+		}
+	}
+	return 0
 }
 
 // jsRan is how many tests the runner says ran (passed or failed); a run

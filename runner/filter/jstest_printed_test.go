@@ -148,6 +148,12 @@ func TestJSTargetedArgs(t *testing.T) {
 		{[]string{"npx", "jest", "--verbose"}, nil, false},
 		{[]string{"npx", "jest"}, few, false},
 		{[]string{"npx", "vitest", "run", "src"}, few, false},
+		{[]string{"npx", "vitest", "run", "src/cart"}, []string{" Test Files  1 passed (1)"}, true},
+		{[]string{"npx", "jest", "cart"}, []string{"Test Suites: 1 passed, 1 total"}, true},
+		{[]string{"npx", "jest", "cart"}, []string{"Test Suites: 3 passed, 3 total"}, false},
+		{[]string{"npx", "vitest", "run"}, []string{" Test Files  1 passed (1)"}, false},
+		{[]string{"npx", "jest", "--shard", "1/2"}, []string{"Test Suites: 1 passed, 1 total"}, false},
+		{[]string{"npm", "test", "cart"}, []string{"Test Suites: 1 passed, 1 total"}, false},
 	} {
 		in := Input{Argv: tc.argv, Tool: 1}
 		if got := jsTargeted(in, tc.counts); got != tc.want {
