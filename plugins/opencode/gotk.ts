@@ -26,7 +26,7 @@
 // Keep this file free of named exports: the 1.x loader calls every exported
 // function of a module without a default plugin object as a plugin.
 //
-// This file and plugins/pi/gotk.ts share the block between the >>> and <<< lines
+// This file, plugins/pi/gotk.ts and plugins/openclaw/gotk.ts share the block between the >>> and <<< lines
 // on purpose: each host installs exactly one self-contained file.
 
 import { execFile, type ChildProcess } from "node:child_process"
@@ -38,7 +38,7 @@ const KILO = process.env.KILO === "1"
 const HOST = KILO ? "kilo" : "opencode"
 const SHELL_TOOLS = new Set(["bash", "shell"])
 
-// >>> shared by opencode/gotk.ts and pi/gotk.ts, byte for byte (plugins_test.go checks it)
+// >>> shared by opencode/gotk.ts, pi/gotk.ts and openclaw/gotk.ts, byte for byte (plugins_test.go checks it)
 const TIMEOUT_MS = 2000
 const MAX_ANSWER_BYTES = 1 << 20
 

@@ -18,7 +18,7 @@
 // Environment: GOTK_BIN (the gotk binary; default "gotk" found on PATH),
 // GOTK_DISABLED=1 or RTK_DISABLED=1 (do nothing).
 //
-// This file and plugins/opencode/gotk.ts share the block between the >>> and <<< lines
+// This file, plugins/opencode/gotk.ts and plugins/openclaw/gotk.ts share the block between the >>> and <<< lines
 // on purpose: each host installs exactly one self-contained file.
 
 import { execFile, type ChildProcess } from "node:child_process"
@@ -27,7 +27,7 @@ import type { ExtensionAPI } from "@mariozechner/pi-coding-agent"
 
 const HOST = "pi"
 
-// >>> shared by opencode/gotk.ts and pi/gotk.ts, byte for byte (plugins_test.go checks it)
+// >>> shared by opencode/gotk.ts, pi/gotk.ts and openclaw/gotk.ts, byte for byte (plugins_test.go checks it)
 const TIMEOUT_MS = 2000
 const MAX_ANSWER_BYTES = 1 << 20
 
