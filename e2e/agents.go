@@ -48,6 +48,9 @@ type Agent struct {
 	// decodeResult turns the agent's tool result into the text the shell
 	// tool printed, where the agent wraps it (nil: as is).
 	decodeResult func(string) string
+	// lock is the folder of the agent's own package-lock.json ("": the
+	// main one), for an agent that needs another Node (OpenClaw).
+	lock string
 }
 
 // KeepSessions makes the run write its session transcript (gotk discover
@@ -236,7 +239,7 @@ enabled = false
 }
 
 func init() {
-	Agents = append(Agents, clineAgent, droidAgent, kiloAgent, crushAgent)
+	Agents = append(Agents, clineAgent, droidAgent, kiloAgent, crushAgent, openClawAgent)
 }
 
 // crushAgent is Crush (charmbracelet/crush). Its release binary cannot be

