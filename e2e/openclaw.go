@@ -31,6 +31,11 @@ var openClawAgent = &Agent{
 		e.WriteFile(filepath.Join(dir, "index.mjs"), source)
 	},
 	rewritePlugin: OpenClawRewritePlugin,
+	// Measured with 2026.9.6: the plugin folder loads and its register()
+	// runs, but the run's global hook runner is never initialised
+	// (getGlobalHookRunner() is null where the exec tool asks it, while the
+	// registry holds the hook), so no before_tool_call handler fires.
+	hooksUnfired: "openclaw agent exec (2026.9.6) never initialises its plugin hook runner, so no before_tool_call handler fires offline (docs/agents.md)",
 }
 
 // OpenClawRewritePlugin is the phase-1 OpenClaw plugin: its
