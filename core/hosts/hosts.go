@@ -19,6 +19,7 @@ import (
 	"github.com/gotk-dev/gotk/core/hosts/gemini"
 	"github.com/gotk-dev/gotk/core/hosts/hermes"
 	"github.com/gotk-dev/gotk/core/hosts/kilo"
+	"github.com/gotk-dev/gotk/core/hosts/openclaw"
 	"github.com/gotk-dev/gotk/core/hosts/opencode"
 	"github.com/gotk-dev/gotk/core/hosts/pi"
 	"github.com/gotk-dev/gotk/core/hosts/vibe"
@@ -41,6 +42,7 @@ var All = []*host.Def{
 	droid.Host,
 	kilo.Host,
 	crush.Host,
+	openclaw.Host,
 	windsurf.Host,
 }
 
@@ -52,7 +54,6 @@ var Others = []host.Row{
 	{Name: "Grok CLI", Install: "not supported", How: "its hooks can only block a call", Proven: "—"},
 	{Name: "Kimi CLI", Install: "not supported", How: "it ignores a rewritten input", Proven: "—"},
 	{Name: "Auggie", Install: "not yet", How: "it matches its permission rules on the rewritten command, and has no offline mode to prove a hook in", Proven: "—"},
-	{Name: "OpenClaw", Install: "not yet", How: "needs Node ≥ 24.16 and a reader of its exec approvals; a plugin that fails blocks the call", Proven: "—"},
 	{Name: "Tabnine CLI", Install: "not supported", How: "its hook format is unconfirmed, and the CLI is not on npm", Proven: "—"},
 }
 

@@ -1,0 +1,52 @@
+// Package openclaw is what gotk knows of OpenClaw (npm openclaw): its exec
+// policy, which decides whether gotk may rewrite at all, and where
+// gotk-install puts its plugin (a thin delegate to
+// `gotk rewrite --json --host openclaw`, plugins/openclaw).
+package openclaw
+
+import (
+	"path/filepath"
+
+	"github.com/gotk-dev/gotk/core/agentconf"
+	"github.com/gotk-dev/gotk/core/host"
+	"github.com/gotk-dev/gotk/core/permission"
+)
+
+// The plugin's files in module plugins: its code, which OpenClaw loads as
+// index.ts, and its manifest.
+const (
+	AssetPlugin   = "openclaw/gotk.ts"
+	AssetManifest = "openclaw/openclaw.plugin.json"
+)
+
+// Host is OpenClaw.
+var Host = &host.Def{
+	Name: "openclaw", Title: "OpenClaw",
+	Rules: Load,
+	// A plugin folder in OpenClaw's global extensions directory, which it
+	// discovers without a config entry: openclaw.json (JSON5) is never
+	// edited. The manifest's activation loads it at start and for hooks.
+	// Global only: OpenClaw treats workspace plugins as development code.
+	Agent: &agentconf.Agent{
+		Scopes:   []agentconf.Scope{agentconf.Global},
+		Dirs:     func(e *agentconf.Env) []string { return []string{Dir(e)} },
+		Programs: []string{"openclaw"},
+		Parts: func(e *agentconf.Env, s agentconf.Scope, _ agentconf.Bins) []agentconf.Part {
+			dir := filepath.Join(Dir(e), "extensions", "gotk")
+			return []agentconf.Part{
+				{Kind: agentconf.KindFile, File: filepath.Join(dir, "openclaw.plugin.json"), Asset: AssetManifest, What: "plugin manifest"},
+				{Kind: agentconf.KindFile, File: filepath.Join(dir, "index.ts"), Asset: AssetPlugin, What: "plugin"},
+			}
+		},
+		Notes: func(e *agentconf.Env, s agentconf.Scope) []string {
+			return []string{"a running OpenClaw Gateway loads new plugins on restart (openclaw gateway restart); with plugins.allow set in openclaw.json, add \"gotk\" to it."}
+		},
+	},
+	Table: host.Row{How: "plugin `before_tool_call` asking `gotk rewrite --json`; rewrites only where its exec policy checks no command",
+		Proven: "not yet: 2026.9.6 loads the plugin offline, but its `agent exec` never fires a plugin hook"},
+}
+
+// Dir is OpenClaw's state directory: $OPENCLAW_STATE_DIR, else ~/.openclaw.
+func Dir(e *agentconf.Env) string {
+	return StateDir(permission.Env{Getenv: e.Getenv, Home: e.Home})
+}
