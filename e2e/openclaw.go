@@ -4,15 +4,23 @@ import "path/filepath"
 
 // openClawAgent is OpenClaw (npm openclaw, with the registry's Node 24 from
 // its own lock, openclaw/package-lock.json): an openai-completions provider
-// in ~/.openclaw/openclaw.json, `openclaw agent exec PROMPT --json` (one
-// headless turn with a temporary state directory; exec under the full
-// policy where the config sets none), the shell tool exec, and plugins as
-// folders in ~/.openclaw/extensions/ (an openclaw.plugin.json manifest and
-// index.*), which OpenClaw discovers itself.
+// in ~/.openclaw/openclaw.json, `openclaw agent --local --agent main
+// --message PROMPT --json` (one embedded turn), the shell tool exec, and
+// plugins as folders in ~/.openclaw/extensions/ (an openclaw.plugin.json
+// manifest and index.*), which OpenClaw discovers itself and loads into
+// the run once plugins.entries.<id>.enabled (what `openclaw plugins enable`
+// writes). Measured with 2026.9.6: `openclaw agent exec` never initialises
+// its plugin hook runner, and --local without the entry loads only bundled
+// plugins; --local with it runs the before_tool_call handler. Opt-in
+// (GOTK_E2E_AGENTS=openclaw): one run takes minutes on a busy machine.
 var openClawAgent = &Agent{
 	Name: "openclaw", Bin: "openclaw", Package: "openclaw", lock: "openclaw",
 	setup: func(e *Env) {
 		e.editJSON(filepath.Join(e.Home, ".openclaw", "openclaw.json"), func(m map[string]any) {
+			// The phase-1 plugin's and gotk's, as `openclaw plugins enable`
+			// writes them.
+			m["plugins"] = map[string]any{"entries": map[string]any{
+				"e2e": map[string]any{"enabled": true}, "gotk": map[string]any{"enabled": true}}}
 			m["agents"] = map[string]any{"defaults": map[string]any{"model": map[string]any{"primary": "e2efake/fake-model"}}}
 			m["models"] = map[string]any{"mode": "merge", "providers": map[string]any{"e2efake": map[string]any{
 				"baseUrl": e.Model.URL() + "/v1", "apiKey": "sk-e2e-dummy", "api": "openai-completions",
@@ -23,7 +31,7 @@ var openClawAgent = &Agent{
 				}},
 			}}}
 		})
-		e.Args = []string{"agent", "exec", Prompt, "--json"}
+		e.Args = []string{"agent", "--local", "--agent", "main", "--message", Prompt, "--json"}
 	},
 	addPlugin: func(e *Env, source string) {
 		dir := filepath.Join(e.Home, ".openclaw", "extensions", "e2e")
@@ -31,11 +39,7 @@ var openClawAgent = &Agent{
 		e.WriteFile(filepath.Join(dir, "index.mjs"), source)
 	},
 	rewritePlugin: OpenClawRewritePlugin,
-	// Measured with 2026.9.6: the plugin folder loads and its register()
-	// runs, but the run's global hook runner is never initialised
-	// (getGlobalHookRunner() is null where the exec tool asks it, while the
-	// registry holds the hook), so no before_tool_call handler fires.
-	hooksUnfired: "openclaw agent exec (2026.9.6) never initialises its plugin hook runner, so no before_tool_call handler fires offline (docs/agents.md)",
+	optIn:         true,
 }
 
 // OpenClawRewritePlugin is the phase-1 OpenClaw plugin: its

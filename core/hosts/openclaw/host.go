@@ -25,7 +25,9 @@ var Host = &host.Def{
 	Rules: Load,
 	// A plugin folder in OpenClaw's global extensions directory, which it
 	// discovers without a config entry: openclaw.json (JSON5) is never
-	// edited. The manifest's activation loads it at start and for hooks.
+	// edited; `openclaw plugins enable gotk` (OpenClaw's own command) then
+	// lets agent runs load it. The manifest's activation marks it a hook
+	// plugin.
 	// Global only: OpenClaw treats workspace plugins as development code.
 	Agent: &agentconf.Agent{
 		Scopes:   []agentconf.Scope{agentconf.Global},
@@ -39,11 +41,11 @@ var Host = &host.Def{
 			}
 		},
 		Notes: func(e *agentconf.Env, s agentconf.Scope) []string {
-			return []string{"a running OpenClaw Gateway loads new plugins on restart (openclaw gateway restart); with plugins.allow set in openclaw.json, add \"gotk\" to it."}
+			return []string{"OpenClaw loads a discovered plugin into agent runs only once enabled: run `openclaw plugins enable gotk` (then `openclaw gateway restart` for a running Gateway)."}
 		},
 	},
-	Table: host.Row{How: "plugin `before_tool_call` asking `gotk rewrite --json`; rewrites only where its exec policy checks no command",
-		Proven: "not yet: 2026.9.6 loads the plugin offline, but its `agent exec` never fires a plugin hook"},
+	Table: host.Row{Install: "(then `openclaw plugins enable gotk`)", How: "plugin `before_tool_call` asking `gotk rewrite --json`; rewrites only where its exec policy checks no command",
+		Proven: "the plugin path, 2026.9.6 (`agent --local`; opt-in e2e: minutes per run)"},
 }
 
 // Dir is OpenClaw's state directory: $OPENCLAW_STATE_DIR, else ~/.openclaw.
