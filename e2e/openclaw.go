@@ -21,7 +21,10 @@ var openClawAgent = &Agent{
 			// writes them.
 			m["plugins"] = map[string]any{"entries": map[string]any{
 				"e2e": map[string]any{"enabled": true}, "gotk": map[string]any{"enabled": true}}}
-			m["agents"] = map[string]any{"defaults": map[string]any{"model": map[string]any{"primary": "e2efake/fake-model"}}}
+			// The run's workspace (where exec runs) is the project, with
+			// none of OpenClaw's bootstrap files written into it.
+			m["agents"] = map[string]any{"defaults": map[string]any{"model": map[string]any{"primary": "e2efake/fake-model"},
+				"workspace": e.Project, "skipBootstrap": true}}
 			m["models"] = map[string]any{"mode": "merge", "providers": map[string]any{"e2efake": map[string]any{
 				"baseUrl": e.Model.URL() + "/v1", "apiKey": "sk-e2e-dummy", "api": "openai-completions",
 				"models": []any{map[string]any{
