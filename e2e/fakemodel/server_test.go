@@ -456,3 +456,22 @@ func TestSubagentScript(t *testing.T) {
 		t.Fatalf("subagent's results %+v", r)
 	}
 }
+
+// TestCallIndexStrippedIDs: OpenClaw sends our call IDs back without their
+// underscores; each still names its call, and only its script's.
+func TestCallIndexStrippedIDs(t *testing.T) {
+	for _, c := range []struct {
+		id, tag string
+		n       int
+		ok      bool
+	}{
+		{"call_e2e_1", "", 0, true}, {"calle2e1", "", 0, true}, {"calle2e12", "", 11, true},
+		{"call_e2es1_2", "s1", 1, true}, {"calle2es12", "s1", 1, true},
+		{"call_e2es1_2", "", 0, false}, {"calle2es12", "", 0, false}, {"call_e2e_1", "s1", 0, false},
+		{"calle2e", "", 0, false}, {"call_other_1", "", 0, false},
+	} {
+		if n, ok := callIndex(c.id, c.tag); n != c.n || ok != c.ok {
+			t.Errorf("callIndex(%q, %q) = %d, %v; want %d, %v", c.id, c.tag, n, ok, c.n, c.ok)
+		}
+	}
+}
