@@ -329,6 +329,14 @@ func (e *Engine) Decide(req Request) Decision {
 		return d
 	}
 	d.Command = insertPrefixes(req.Command, plans, e.Prefix)
+	if v := e.rewriteVerdict(rules, d.Command, req, cwd); v == permission.Deny && d.Permission != permission.Deny || v == permission.Ask && d.Permission == permission.Allow {
+		d.Command = req.Command
+		d.Reason = "a " + v.String() + " rule matches the rewritten command, which the host tests its rules on"
+		for i := range d.Segments {
+			d.Segments[i].Rewritten = false
+		}
+		return d
+	}
 	if d.Permission == permission.Allow {
 		d.Verdict = AllowRewrite
 	} else {
@@ -358,6 +366,24 @@ func anyRewrite(plans []plan) bool {
 		}
 	}
 	return false
+}
+
+// rewriteVerdict is what the host's rules say about the rewritten line: a
+// hook's allow does not skip the host's deny and ask rules (Claude tests
+// them on the updated command), and a rule may name gotk or match only
+// its longer text (`Bash(gotk *)`, `Bash(* git status)`).
+func (e *Engine) rewriteVerdict(rules *permission.Rules, line string, req Request, cwd string) permission.Verdict {
+	s, err := shell.Parse(line)
+	if err != nil {
+		return permission.Deny
+	}
+	plans := make([]plan, len(s.Commands))
+	for i := range s.Commands {
+		plans[i] = e.plan(s, i, req)
+	}
+	var scratch Decision
+	v, _ := e.permit(rules, s, plans, req, cwd, &scratch)
+	return v
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

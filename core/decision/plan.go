@@ -251,6 +251,13 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 			}
 		default:
 			worst = permission.Default
+			if allowedAsWritten(rules, s, c, p) {
+				// Claude strips the assignments it deems safe (NODE_ENV=x)
+				// before its allow rules, and matches them on the text:
+				// gotk, not modelling which, steps aside rather than ask
+				// where the host would run it.
+				unsureBecause("an allow rule matches `" + p.text + "` with or without what is in front of it")
+			}
 		}
 		cwds = afterCd(cwds, p, e.Env.Getenv("CDPATH") != "")
 		if t.Permission == "allow" && e.Session.Unreadable {
@@ -278,6 +285,34 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 		return permission.Default, ""
 	}
 	return worst, ""
+}
+
+// allowedAsWritten: c, which gotk's allow form leaves out (an assignment
+// in front), matches an allow rule as written with its assignments, or
+// without them where the host may strip them all.
+func allowedAsWritten(rules *permission.Rules, s *shell.Script, c *shell.Command, p plan) bool {
+	under := segmentFor(c, p, false)
+	if under.AllowForm != "" || !p.peeledOK || len(c.Words) == 0 {
+		return false
+	}
+	var forms []string
+	if len(c.Assigns) == 0 {
+		return false
+	}
+	strip := len(p.peeled.Layers) == 0
+	for _, a := range c.Assigns {
+		strip = strip && rules.MayStripAssign(a.Name)
+	}
+	if strip {
+		forms = append(forms, under.Forms[len(under.Forms)-1])
+	}
+	forms = append(forms, s.Src[c.Assigns[0].Start:c.Words[len(c.Words)-1].End])
+	for _, f := range forms {
+		if rules.Check(permission.Segment{AllowForm: f}).Verdict == permission.Allow {
+			return true
+		}
+	}
+	return false
 }
 
 // hasExpansion: a word of c is not a literal (a variable, a glob, a

@@ -94,6 +94,10 @@ type Rules struct {
 	Ranked bool
 	// SourceText: the host matches a command's source text (Segment.Source).
 	SourceText bool
+	// StripAssign, when set, tells the assignments the host may drop from
+	// the front of a command before testing its allow rules (Claude's
+	// safe variables).
+	StripAssign func(name string) bool
 	// PlainLine, when set, tells the lines whose commands the host matches
 	// its rules against one by one; on any other line no allow rule holds.
 	PlainLine func(line string) bool
@@ -118,6 +122,12 @@ type Rule struct {
 type Result struct {
 	Verdict Verdict
 	Rule    *Rule
+}
+
+// MayStripAssign reports whether the host may drop an assignment to name
+// in front of a command before testing its allow rules on it.
+func (r *Rules) MayStripAssign(name string) bool {
+	return r.StripAssign != nil && r.StripAssign(name)
 }
 
 // Check returns the verdict of one segment: Deny or Ask when any form
@@ -160,11 +170,24 @@ func (r *Rules) Check(s Segment) Result {
 				if !strict(rule, f) {
 					continue
 				}
-				if !r.Ranked {
-					return Result{lst.v, rule}
+				v := lst.v
+				if v == Ask && rule.Test == nil && !m(rule.Pattern, f) {
+					// Only the widened match holds: the host may run the
+					// command, where gotk's ask would narrow it, so gotk
+					// steps aside as for a deny.
+					v = Deny
 				}
-				if best == nil || rule.Priority > best.Priority || (rule.Priority == best.Priority && lst.v > bestV) {
-					best, bestV = rule, lst.v
+				if v == Ask && r.Ranked && s.Source != "" && !strict(rule, Normalize(s.Source)) {
+					// Gemini tests its rules on the command as written
+					// (`FOO=1 git status` escapes a `git status` ask rule):
+					// asking on another spelling would narrow it.
+					v = Deny
+				}
+				if !r.Ranked {
+					return Result{v, rule}
+				}
+				if best == nil || rule.Priority > best.Priority || (rule.Priority == best.Priority && v > bestV) {
+					best, bestV = rule, v
 				}
 				break
 			}

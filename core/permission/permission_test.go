@@ -21,7 +21,12 @@ func TestClaudeMatch(t *testing.T) {
 		{"ls*", "lsof", true},
 		{"npm run test *", "npm run test -- -u", true},
 		{"npm run test *", "npm run testing", false},
-		{"git * diff *", "git -C /x diff", true},
+		{"git * diff *", "git -C /x diff", false}, // two stars: neither is optional
+		{"git * log:*", "git log -3", false},      // a prefix rule: its star is literal
+		{"git * log:*", "git * log -3", true},
+		{"git  status", "git status", false}, // exact rules are not space-folded
+		{`git \* main`, "git x main", false},
+		{"gotk:*", "xargs gotk git status", true},
 		{"git * diff *", "git -C /x diff HEAD", true},
 		{"git * diff *", "git log", false},
 		{"*", "anything at all", true},

@@ -44,6 +44,9 @@ func managedDir(env permission.Env) string {
 // Load reads Claude Code's settings files: managed, user, project, local
 // and --settings, as the session's --setting-sources allow.
 func Load(r *permission.Rules, env permission.Env) {
+	// deny and ask rules see `FOO=1 git …` too; allow rules may see the
+	// command without the safe assignments Claude strips
+	r.SourceText, r.StripAssign = true, func(name string) bool { return safeEnv[name] }
 	type file struct{ path, inline string }
 	var files []file
 	if env.Session.Loads("user") {

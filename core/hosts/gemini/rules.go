@@ -25,7 +25,7 @@ func ProjectSettings(cwd string) string { return filepath.Join(cwd, ".gemini", "
 // confirmationRequired), its policy files and extension policies, and adds
 // its own hard-wired asks. The highest-priority rule wins.
 func Load(r *permission.Rules, env permission.Env) {
-	r.Match, r.Ranked = match, true
+	r.Match, r.Ranked, r.SourceText = match, true, true // rules see `FOO=1 git …` too
 	type doc struct {
 		Tools struct {
 			Allowed              []any `json:"allowed"`
