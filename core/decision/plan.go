@@ -251,13 +251,13 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 			}
 		default:
 			worst = permission.Default
-			if allowedAsWritten(rules, s, c, p) {
-				// Claude strips the assignments it deems safe (NODE_ENV=x)
-				// before its allow rules, and matches them on the text:
-				// gotk, not modelling which, steps aside rather than ask
-				// where the host would run it.
-				unsureBecause("an allow rule matches `" + p.text + "` with or without what is in front of it")
-			}
+		}
+		if (res.Verdict == permission.Default || res.Verdict == permission.Ask) && allowedAsWritten(rules, s, c, p) {
+			// Claude strips the assignments it deems safe (NODE_ENV=x)
+			// before its allow rules, and Claude and Gemini match them on
+			// the text (FOO=1 git *): gotk, not modelling which, steps
+			// aside rather than ask where the host would run it.
+			unsureBecause("an allow rule matches `" + p.text + "` with or without what is in front of it")
 		}
 		cwds = afterCd(cwds, p, e.Env.Getenv("CDPATH") != "")
 		if t.Permission == "allow" && e.Session.Unreadable {
@@ -292,7 +292,7 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 // without them where the host may strip them all.
 func allowedAsWritten(rules *permission.Rules, s *shell.Script, c *shell.Command, p plan) bool {
 	under := segmentFor(c, p, false)
-	if under.AllowForm != "" || !p.peeledOK || len(c.Words) == 0 {
+	if !p.peeledOK || len(c.Words) == 0 {
 		return false
 	}
 	var forms []string
