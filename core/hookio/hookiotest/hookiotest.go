@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,7 +47,18 @@ func Setup(work string, setenv func(k, v string), getenv func(string) string) er
 	} {
 		setenv(k, v)
 	}
-	for _, k := range []string{"CLAUDE_CONFIG_DIR", "CURSOR_CONFIG_DIR", "GEMINI_CLI_HOME", "GOTK_CONFIG", "GOTK_DISABLED", "RTK_DISABLED", "GOTK_HOOK_AUDIT", "GEMINI_CLI_TRUST_WORKSPACE"} {
+	// Vibe runs its default allowlist (git status, ls…) without asking,
+	// and would ask about their rewrites: the stories' Vibe has none.
+	vibe := filepath.Join(work, ".vibe", "config.toml")
+	if err := os.MkdirAll(filepath.Dir(vibe), 0o755); err != nil {
+		return err
+	}
+	if _, err := os.Stat(vibe); errors.Is(err, fs.ErrNotExist) { // a script's own stays
+		if err := os.WriteFile(vibe, []byte("[tools.bash]\nallowlist = []\n"), 0o644); err != nil {
+			return err
+		}
+	}
+	for _, k := range []string{"CLAUDE_CONFIG_DIR", "CURSOR_CONFIG_DIR", "GEMINI_CLI_HOME", "GOTK_CONFIG", "GOTK_DISABLED", "RTK_DISABLED", "GOTK_HOOK_AUDIT", "GEMINI_CLI_TRUST_WORKSPACE", "VIBE_HOME"} {
 		setenv(k, "")
 	}
 	return nil

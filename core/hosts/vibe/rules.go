@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -18,7 +19,7 @@ import (
 //
 //	[tools.bash]
 //	permission = "ask"            # always | ask | never
-//	allowlist = ["git status"]    # run without asking (not read: see loadVibe)
+//	allowlist = ["git status"]    # run without asking (see Load)
 //	denylist = ["git push"]       # refused
 //	denylist_standalone = ["python"] # refused when run without arguments
 //	sensitive_patterns = ["sudo"] # first word: always ask
@@ -43,11 +44,16 @@ var (
 		"bash -i", "sh -i", "zsh -i", "fish -i", "dash -i", "screen", "tmux"}
 	vibeDefaultStandalone = []string{"python", "python3", "ipython", "bash", "sh", "nohup", "vi", "vim", "emacs", "nano", "su"}
 	vibeDefaultSensitive  = []string{"sudo"}
+	vibeDefaultAllow      = []string{"cd", "echo", "git diff", "git log", "git status", "tree", "whoami", "basename", "cat",
+		"comm", "cut", "date", "diff", "dirname", "du", "file", "find", "fmt", "fold", "grep", "head", "join", "less", "ls",
+		"md5sum", "more", "nl", "od", "paste", "pwd", "readlink", "sha1sum", "sha256sum", "shasum", "sort", "stat", "sum",
+		"tac", "tail", "tr", "uname", "uniq", "wc", "which"}
 )
 
 // vibeBash is the [tools.bash] table; nil fields were not set.
 type vibeBash struct {
 	Permission         *string  `toml:"permission"`
+	Allowlist          []string `toml:"allowlist"`
 	Denylist           []string `toml:"denylist"`
 	DenylistStandalone []string `toml:"denylist_standalone"`
 	SensitivePatterns  []string `toml:"sensitive_patterns"`
@@ -136,7 +142,12 @@ func Load(r *permission.Rules, env permission.Env) {
 			return len(f) > 0 && f[0] == p
 		}
 	}
-	addList(&r.Deny, vibeDefaultDeny, "vibe defaults (denylist)", nil)
+	// Vibe adds " <redirect>" to a redirected command's words: a denylist
+	// entry may name it.
+	denied := func(p string) func(string) bool {
+		return func(cmd string) bool { return match(p, cmd) || match(p, cmd+" <redirect>") }
+	}
+	addList(&r.Deny, vibeDefaultDeny, "vibe defaults (denylist)", denied)
 	addList(&r.Deny, vibeDefaultStandalone, "vibe defaults (denylist_standalone)", standalone)
 	addList(&r.Ask, vibeDefaultSensitive, "vibe defaults (sensitive_patterns)", firstWord)
 	r.Ask = append(r.Ask, permission.Rule{Pattern: "find -exec", Raw: "find with -exec, -execdir, -ok or -okdir", Source: "vibe bash tool", Test: vibeFindExec})
@@ -148,7 +159,7 @@ func Load(r *permission.Rules, env permission.Env) {
 		if !f.ok {
 			continue
 		}
-		addList(&r.Deny, f.b.Denylist, f.path, nil)
+		addList(&r.Deny, f.b.Denylist, f.path, denied)
 		addList(&r.Deny, f.b.DenylistStandalone, f.path, standalone)
 		addList(&r.Ask, f.b.SensitivePatterns, f.path, firstWord)
 		if f.b.Permission != nil {
@@ -168,9 +179,54 @@ func Load(r *permission.Rules, env permission.Env) {
 	// the project file (trusted or not) sets no other permission.
 	userAlways := haveUser && user.Permission != nil && strings.EqualFold(*user.Permission, "always")
 	projOK := !haveProj || proj.Permission == nil || strings.EqualFold(*proj.Permission, "always")
-	if userAlways && projOK {
+	always := userAlways && projOK
+	if always {
 		r.Allow = append(r.Allow, permission.Rule{Pattern: "*", Raw: `permission = "always"`, Source: uf})
 	}
+	// Vibe judges the rewrite: where its allowlist (unless "always"),
+	// denylist or sensitive_patterns would judge `gotk CMD` otherwise than
+	// CMD (an original on the allowlist runs without asking, its rewrite
+	// not on it would ask), gotk steps aside (as for a deny). The lists of
+	// both files and Vibe's default one all count: stepping aside more is
+	// the safe error.
+	cat := func(lists ...[]string) []string {
+		var out []string
+		for _, l := range lists {
+			out = append(out, l...)
+		}
+		return out
+	}
+	// The user file's allowlist replaces the default one; gotk does not
+	// model how Vibe merges it with the project's: each list that may be
+	// in force must judge the rewrite as the original.
+	allows := [][]string{vibeDefaultAllow}
+	if user.Allowlist != nil {
+		allows[0] = user.Allowlist
+	}
+	if proj.Allowlist != nil {
+		allows = append(allows, proj.Allowlist)
+	}
+	deny := cat(vibeDefaultDeny, user.Denylist, proj.Denylist)
+	sensitive := cat(vibeDefaultSensitive, user.SensitivePatterns, proj.SensitivePatterns)
+	listed := func(list []string, cmd string) bool {
+		for _, p := range list {
+			if strings.TrimSpace(p) != "" && match(p, cmd) {
+				return true
+			}
+		}
+		return false
+	}
+	r.Deny = append(r.Deny, permission.Rule{Pattern: "allowlist", Raw: "allowlist, denylist or sensitive_patterns judge the rewrite otherwise",
+		Source: "vibe defaults and config", Test: func(cmd string) bool {
+			w := "gotk " + cmd
+			for _, allow := range allows {
+				// Vibe adds " <redirect>" to a redirected command's words
+				if !always && (listed(allow, cmd) != listed(allow, w) || listed(allow, cmd+" <redirect>") != listed(allow, w+" <redirect>")) {
+					return true
+				}
+			}
+			return listed(deny, w) || listed(deny, w+" <redirect>") || slices.Contains(sensitive, "gotk")
+		}})
 }
 
 // match is Vibe's _matches_pattern: the command is the pattern or
