@@ -329,7 +329,7 @@ func (e *Engine) Decide(req Request) Decision {
 		return d
 	}
 	d.Command = insertPrefixes(req.Command, plans, e.Prefix)
-	if v := e.rewriteVerdict(rules, d.Command, req, cwd); v == permission.Deny && d.Permission != permission.Deny || v == permission.Ask && d.Permission == permission.Allow {
+	if v := e.rewriteVerdict(rules, d.Command, req); v == permission.Deny && d.Permission != permission.Deny || v == permission.Ask && d.Permission == permission.Allow {
 		d.Command = req.Command
 		d.Reason = "a " + v.String() + " rule matches the rewritten command, which the host tests its rules on"
 		for i := range d.Segments {
@@ -372,17 +372,29 @@ func anyRewrite(plans []plan) bool {
 // hook's allow does not skip the host's deny and ask rules (Claude tests
 // them on the updated command), and a rule may name gotk or match only
 // its longer text (`Bash(gotk *)`, `Bash(* git status)`).
-func (e *Engine) rewriteVerdict(rules *permission.Rules, line string, req Request, cwd string) permission.Verdict {
+func (e *Engine) rewriteVerdict(rules *permission.Rules, line string, req Request) permission.Verdict {
 	s, err := shell.Parse(line)
 	if err != nil {
 		return permission.Deny
 	}
-	plans := make([]plan, len(s.Commands))
-	for i := range s.Commands {
-		plans[i] = e.plan(s, i, req)
+	v := permission.Default
+	worse := func(x permission.Verdict) {
+		if x == permission.Deny || x == permission.Ask && v != permission.Deny {
+			v = x
+		}
 	}
-	var scratch Decision
-	v, _ := e.permit(rules, s, plans, req, cwd, &scratch)
+	for i := range s.Commands {
+		c := &s.Commands[i]
+		p := e.plan(s, i, req)
+		for _, run := range []bool{false, true} {
+			seg := segmentFor(c, p, run)
+			seg.Source, seg.Line = s.Src[c.Start:c.End], s.Src
+			worse(rules.Check(seg).Verdict)
+		}
+	}
+	if rules.LineForms != nil {
+		worse(rules.Check(permission.Segment{Forms: rules.LineForms(line), AllowForm: line}).Verdict)
+	}
 	return v
 }
 

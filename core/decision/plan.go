@@ -267,7 +267,7 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 	}
 	if rules.LineForms != nil && len(s.Commands) > 0 {
 		// the host's own split of the line may join what bash runs apart
-		switch rules.Check(permission.Segment{Forms: rules.LineForms(req.Command)}).Verdict {
+		switch rules.Check(permission.Segment{Forms: rules.LineForms(req.Command), AllowForm: req.Command}).Verdict {
 		case permission.Deny:
 			anyDeny = true
 		case permission.Ask:

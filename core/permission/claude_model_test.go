@@ -259,6 +259,8 @@ func TestClaudeModelRegressions(t *testing.T) {
 		{nil, nil, []string{"Bash(FOO=1 git *)"}, "FOO=1 git diff 2>&1"},            // allow on the text
 		{nil, nil, []string{"Bash(git * log:*)"}, "git log main"},                   // a literal star
 		{nil, []string{"Bash(git  status)"}, []string{"Bash(* status)"}, "git status 2>&1"},
+		{nil, []string{"Bash(gotk *)"}, []string{"Bash(*)"}, "FOO=1 git log main 2>&1"},     // an ask on the rewrite
+		{nil, []string{"Bash(git status 2>&1)"}, []string{"Bash(git*)"}, "git status 2>&1"}, // Claude removes the redirection
 	} {
 		var rs claudeRules
 		for _, l := range []struct {

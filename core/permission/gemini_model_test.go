@@ -163,6 +163,11 @@ func TestGeminiModelRegressions(t *testing.T) {
 		{[]geminiPolicy{{prefix: "FOO=1 git", decision: "deny", priority: 4.446}}, "FOO=1 git status -s"},
 		// an allow rule on the text with its assignment
 		{[]geminiPolicy{{prefix: "FOO=1 git", decision: "allow", priority: 4.697}, {decision: "ask_user", priority: 4.095}}, "FOO=1 git status"},
+		// an unanchored regex that matches the whole line, not one command
+		{[]geminiPolicy{{regex: `git status"`, decision: "ask_user", priority: 4.144}, {prefix: "go", decision: "allow", priority: 4.589},
+			{regex: "git (status|log)", decision: "deny", priority: 4.039}}, "git status && go test"},
+		// the whole line: a higher allow beats a catch-all ask
+		{[]geminiPolicy{{prefix: "git", decision: "allow", priority: 4.848}, {decision: "ask_user", priority: 4.840}}, "git status -s"},
 	} {
 		var toml []string
 		for k := range c.rules {
@@ -170,6 +175,9 @@ func TestGeminiModelRegressions(t *testing.T) {
 			s := fmt.Sprintf("[[rule]]\ntoolName = \"run_shell_command\"\ndecision = %q\npriority = %d\n", r.decision, int((r.priority-4)*1000+0.5))
 			if r.prefix != "" {
 				s += fmt.Sprintf("commandPrefix = %q\n", r.prefix)
+			}
+			if r.regex != "" {
+				s += fmt.Sprintf("commandRegex = %q\n", r.regex)
 			}
 			r.compile()
 			toml = append(toml, s)

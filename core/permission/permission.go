@@ -155,7 +155,9 @@ func (r *Rules) Check(s Segment) Result {
 	if r.PlainLine != nil && s.Line != "" && !r.PlainLine(s.Line) {
 		s.AllowForm = ""
 	}
+	src := -1 // the index of the source-text form
 	if r.SourceText && s.Source != "" {
+		src = len(s.Forms)
 		s.Forms = append(s.Forms[:len(s.Forms):len(s.Forms)], Normalize(s.Source))
 	}
 	var best *Rule
@@ -166,7 +168,7 @@ func (r *Rules) Check(s Segment) Result {
 	}{{r.Deny, Deny}, {r.Ask, Ask}} {
 		for i := range lst.rules {
 			rule := &lst.rules[i]
-			for _, f := range s.Forms {
+			for k, f := range s.Forms {
 				if !strict(rule, f) {
 					continue
 				}
@@ -175,6 +177,12 @@ func (r *Rules) Check(s Segment) Result {
 					// Only the widened match holds: the host may run the
 					// command, where gotk's ask would narrow it, so gotk
 					// steps aside as for a deny.
+					v = Deny
+				}
+				if v == Ask && k == src && r.StripAssign != nil {
+					// Claude tests the source text with its redirections
+					// removed: an ask only on the text with them steps
+					// gotk aside rather than narrow.
 					v = Deny
 				}
 				if v == Ask && r.Ranked && s.Source != "" && !strict(rule, Normalize(s.Source)) {

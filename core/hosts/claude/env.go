@@ -15,4 +15,3 @@ var safeEnv = map[string]bool{
 	"BLOCKSIZE": true, "COLUMNS": true, "LINES": true, "CLICOLOR": true, "CLICOLOR_FORCE": true,
 	"CI": true, "DEBIAN_FRONTEND": true, "GIT_TERMINAL_PROMPT": true,
 }
-

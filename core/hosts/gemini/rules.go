@@ -26,6 +26,10 @@ func ProjectSettings(cwd string) string { return filepath.Join(cwd, ".gemini", "
 // its own hard-wired asks. The highest-priority rule wins.
 func Load(r *permission.Rules, env permission.Env) {
 	r.Match, r.Ranked, r.SourceText = match, true, true // rules see `FOO=1 git …` too
+	// Gemini first tests its rules on the whole line, then on each command
+	// (checkShellCommand): an unanchored commandRegex may match the line
+	// where it matches no command.
+	r.LineForms = func(line string) []string { return []string{line} }
 	type doc struct {
 		Tools struct {
 			Allowed              []any `json:"allowed"`
