@@ -69,30 +69,23 @@ func (r claudeRule) matches(cmd string) bool {
 	return claudeXse(r.body, cmd)
 }
 
-// claudeXse: `\*` a literal star, `\\` a backslash, every other star any
-// run of characters (newlines too), and a lone trailing " *" optional.
+// claudeXse follows Xse step by step: escaped stars and backslashes to
+// placeholders, regex metacharacters escaped, "/**/" runs to a globstar,
+// every star to ".*", the placeholders back, and a lone trailing " .*"
+// made optional; the regular expression is anchored and dot-all.
 func claudeXse(pattern, cmd string) bool {
-	p := claudeSpaces.ReplaceAllString(strings.TrimSpace(pattern), " ")
-	c := claudeSpaces.ReplaceAllString(cmd, " ")
-	var b strings.Builder
-	stars := 0
-	for i := 0; i < len(p); i++ {
-		switch {
-		case p[i] == '\\' && i+1 < len(p) && (p[i+1] == '*' || p[i+1] == '\\'):
-			b.WriteString(regexp.QuoteMeta(p[i+1 : i+2]))
-			i++
-		case p[i] == '*':
-			b.WriteString(".*")
-			stars++
-		default:
-			b.WriteString(regexp.QuoteMeta(p[i : i+1]))
-		}
+	const star, backslash, globstar = "\x00ESCAPED_STAR\x00", "\x00ESCAPED_BACKSLASH\x00", "\x00GLOBSTAR\x00"
+	u := claudeSpaces.ReplaceAllString(strings.TrimSpace(pattern), " ")
+	g := claudeSpaces.ReplaceAllString(cmd, " ")
+	f := strings.NewReplacer(`\*`, star, `\\`, backslash).Replace(u)
+	b := regexp.MustCompile(`[.+?^${}()|[\]\\'"]`).ReplaceAllString(f, `\$0`)
+	b = regexp.MustCompile(`/(?:\*\*/)+`).ReplaceAllString(b, globstar)
+	b = strings.ReplaceAll(b, "*", ".*")
+	b = strings.NewReplacer(globstar, "/(?:.*/)?", star, `\*`, backslash, `\\`).Replace(b)
+	if strings.HasSuffix(b, " .*") && strings.Count(f, "*") == 1 {
+		b = strings.TrimSuffix(b, " .*") + "( .*)?"
 	}
-	re := b.String()
-	if strings.HasSuffix(re, " .*") && stars == 1 {
-		re = strings.TrimSuffix(re, " .*") + "( .*)?"
-	}
-	return regexp.MustCompile(`(?s)^` + re + `$`).MatchString(c)
+	return regexp.MustCompile(`(?s)^` + b + `$`).MatchString(g)
 }
 
 // claudeSafeEnv are the assignments Claude strips before an allow rule
