@@ -337,6 +337,14 @@ func (e *Engine) Decide(req Request) Decision {
 		}
 		return d
 	}
+	if rules.Same != nil && !rules.Same(req.Command, d.Command) {
+		d.Command = req.Command
+		d.Reason = "a rule of the host would judge the rewritten command otherwise than the original"
+		for i := range d.Segments {
+			d.Segments[i].Rewritten = false
+		}
+		return d
+	}
 	if d.Permission == permission.Allow {
 		d.Verdict = AllowRewrite
 	} else {

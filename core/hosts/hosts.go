@@ -9,6 +9,7 @@ import (
 
 	"github.com/gotk-dev/gotk/core/agentconf"
 	"github.com/gotk-dev/gotk/core/host"
+	"github.com/gotk-dev/gotk/core/hosts/auggie"
 	"github.com/gotk-dev/gotk/core/hosts/claude"
 	"github.com/gotk-dev/gotk/core/hosts/cline"
 	"github.com/gotk-dev/gotk/core/hosts/codex"
@@ -44,6 +45,7 @@ var All = []*host.Def{
 	crush.Host,
 	openclaw.Host,
 	windsurf.Host,
+	auggie.Host,
 }
 
 // Others are the agents users asked for that gotk does not serve, and why:
@@ -53,7 +55,6 @@ var Others = []host.Row{
 	{Name: "Continue CLI", Install: "not supported", How: "it never calls its hooks", Proven: "—"},
 	{Name: "Grok CLI", Install: "not supported", How: "its hooks can only block a call", Proven: "—"},
 	{Name: "Kimi CLI", Install: "not supported", How: "it ignores a rewritten input", Proven: "—"},
-	{Name: "Auggie", Install: "not yet", How: "it matches its permission rules on the rewritten command, and has no offline mode to prove a hook in", Proven: "—"},
 	{Name: "Tabnine CLI", Install: "not supported", How: "its hook format is unconfirmed, and the CLI is not on npm", Proven: "—"},
 }
 

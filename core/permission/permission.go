@@ -101,6 +101,11 @@ type Rules struct {
 	// PlainLine, when set, tells the lines whose commands the host matches
 	// its rules against one by one; on any other line no allow rule holds.
 	PlainLine func(line string) bool
+	// Same, when set, tells whether the host's rules judge the rewritten
+	// line exactly as they judge the original (a host that matches its
+	// rules on the REWRITTEN line with patterns gotk cannot split into
+	// commands: Auggie's regular expressions); where not, no rewrite.
+	Same func(original, rewritten string) bool
 }
 
 // Rule is one pattern and the file it came from.
