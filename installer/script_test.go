@@ -53,7 +53,7 @@ var standIns = map[string]string{
 	"gotk-hook-copilot": hook("copilot", ``),
 	"gotk-hook-cline":   hook("cline", `{"overrideInput":{"commands":["gotk git status"]}}`),
 	"gotk-hook-crush":   hook("crush", `{"version":1,"decision":"allow","updated_input":{"command":"gotk git status"}}`),
-	"gotk-hook-auggie": hook("auggie", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"'"$g"' git status","wait":true,"max_wait_seconds":600,"cwd":"/w"}}}`),
+	"gotk-hook-auggie":  hook("auggie", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"'"$g"' git status","wait":true,"max_wait_seconds":600,"cwd":"/w"}}}`),
 	// gotk-hook-droid also prints its entry's commandRegex.
 	"gotk-hook-droid": `case "$1" in --command-regex) printf '%s\n' '\b(git|go)\b'; exit 0;; esac
 ` + hook("droid", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"gotk git status"}}}`),

@@ -73,7 +73,7 @@ func Files(env permission.Env) []string {
 // --permission flags.
 func Load(r *permission.Rules, env permission.Env) {
 	var regexes []*regexp.Regexp // every rule's, nil for none
-	opaque := []*regexp.Regexp{}  // policies: nil matches every command
+	opaque := []*regexp.Regexp{} // policies: nil matches every command
 	anyOpaque := false
 	for _, f := range Files(env) {
 		data, err := env.Read(f)
