@@ -36,7 +36,7 @@ var Host = &host.Def{
 			}}}
 		},
 	},
-	Probe: &host.Probe{Command: "git status", Rewrites: true, Answer: []string{"hookSpecificOutput", "updatedInput", "command"},
+	Probe: &host.Probe{Command: "git status", Rewrites: true, Absolute: true, Answer: []string{"hookSpecificOutput", "updatedInput", "command"},
 		Payload: func(cwd, cmd string) any {
 			return map[string]any{"hook_event_name": "PreToolUse", "conversation_id": "gotk-verify", "workspace_roots": []string{cwd},
 				"tool_name": "launch-process", "tool_input": map[string]any{"command": cmd, "wait": true, "max_wait_seconds": 600, "cwd": cwd},
