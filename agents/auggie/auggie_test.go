@@ -9,15 +9,13 @@ import (
 	"github.com/gotk-dev/gotk/core/hookio/hookiotest"
 )
 
-// seeds[0] is the benchmark's typical payload, as Auggie 0.36.0 builds it
-// (augment.mjs: the tool-event payload at byte ≈8155500, {hook_event_name,
-// conversation_id, workspace_roots:[root], tool_name, tool_input,
-// tool_output (undefined before the tool runs, so absent), tool_error:
-// null, is_mcp_tool}; launch-process's input schema at ≈7585200, required
-// command, wait, max_wait_seconds, cwd). Not captured from the real CLI:
-// it runs only against Augment's own API.
+// seeds[0] is the benchmark's typical payload: what Auggie 0.36.0 sent
+// its hook running offline against a fake of Augment's API
+// (testdata/captured.txtar has it as sent, pretty-printed). The others
+// are built from augment.mjs (the tool-event payload at byte ≈8155500;
+// launch-process's input schema at ≈7585200).
 var seeds = []string{
-	`{"hook_event_name":"PreToolUse","conversation_id":"3f2a9c1e-0b7d-4e55-9a51-2c6b8e0f4d17","workspace_roots":["/tmp"],"tool_name":"launch-process","tool_input":{"command":"git status","wait":true,"max_wait_seconds":600,"cwd":"/tmp"},"tool_error":null,"is_mcp_tool":false}`,
+	`{"hook_event_name":"PreToolUse","conversation_id":"cf69e768-fd6b-42fd-8f1f-864328c0633e","workspace_roots":["/tmp/h31b/fake/ws"],"tool_name":"launch-process","tool_input":{"command":"git status","wait":true,"max_wait_seconds":60,"cwd":"/tmp/h31b/fake"},"tool_output":"[undefined]","tool_error":null,"is_mcp_tool":false}`,
 	`{"hook_event_name":"PreToolUse","workspace_roots":[],"tool_name":"launch-process","tool_input":{"command":"git push && ls -la | head","wait":false,"max_wait_seconds":10,"cwd":".","keep_stdin_open":true},"is_mcp_tool":false}`,
 	`{"hook_event_name":"PostToolUse","tool_name":"launch-process","tool_input":{"command":"cat <<EOF\nx\nEOF"}}`,
 	`{"tool_name":"launch-process","tool_input":{"command":"git status","command":"ls"}}`,
@@ -46,7 +44,7 @@ func checkAnswer(line []byte) error {
 // decision (Auggie's allow skips no prompt); deny and passthrough nothing.
 func TestVerdicts(t *testing.T) {
 	in := []byte(seeds[0])
-	want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"/g/gotk git status","wait":true,"max_wait_seconds":600,"cwd":"/tmp"}}}`
+	want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"/g/gotk git status","wait":true,"max_wait_seconds":60,"cwd":"/tmp/h31b/fake"}}}`
 	for v, want := range map[decision.Verdict]string{
 		decision.AllowRewrite: want,
 		decision.AskRewrite:   want,
@@ -81,7 +79,7 @@ func TestWholeInput(t *testing.T) {
 // absolute tool cwd.
 func TestRequest(t *testing.T) {
 	for _, c := range []struct{ in, cwd string }{
-		{seeds[0], "/tmp"},
+		{seeds[0], "/tmp/h31b/fake/ws"},
 		{`{"tool_name":"launch-process","workspace_roots":["/w"],"tool_input":{"command":"git status","cwd":"/elsewhere"}}`, "/w"},
 		{`{"tool_name":"launch-process","tool_input":{"command":"git status","cwd":"/c"}}`, "/c"},
 		{`{"tool_name":"launch-process","workspace_roots":["rel"],"tool_input":{"command":"git status","cwd":"sub"}}`, ""},
