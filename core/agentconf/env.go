@@ -24,12 +24,9 @@ func OSEnv() Env {
 	return Env{Home: home, Cwd: cwd, Getenv: os.Getenv, LookPath: exec.LookPath}
 }
 
-// DirFrom returns $name when set, else the home-relative default.
+// DirFrom returns $name when set, else the home-relative default, cleaned.
 func (e *Env) DirFrom(name string, def ...string) string {
-	if v := e.Getenv(name); v != "" {
-		return filepath.Clean(v)
-	}
-	return filepath.Join(append([]string{e.Home}, def...)...)
+	return filepath.Clean(e.Perm().DirFrom(name, def...))
 }
 
 // DataDir is gotk's data folder: $XDG_DATA_HOME/gotk, or

@@ -329,21 +329,20 @@ func (e *Engine) Decide(req Request) Decision {
 		return d
 	}
 	d.Command = insertPrefixes(req.Command, plans, e.Prefix)
-	if v := e.rewriteVerdict(rules, d.Command, req); v == permission.Deny && d.Permission != permission.Deny || v == permission.Ask && d.Permission == permission.Allow {
-		d.Command = req.Command
-		d.Reason = "a " + v.String() + " rule matches the rewritten command, which the host tests its rules on"
+	// The host judges the rewritten command: where it would judge it
+	// otherwise than the original, the original goes unchanged.
+	keep := func(why string) Decision {
+		d.Command, d.Reason = req.Command, why
 		for i := range d.Segments {
 			d.Segments[i].Rewritten = false
 		}
 		return d
 	}
+	if v := e.rewriteVerdict(rules, d.Command, req); v == permission.Deny && d.Permission != permission.Deny || v == permission.Ask && d.Permission == permission.Allow {
+		return keep("a " + v.String() + " rule matches the rewritten command, which the host tests its rules on")
+	}
 	if rules.Same != nil && !rules.Same(req.Command, d.Command) {
-		d.Command = req.Command
-		d.Reason = "a rule of the host would judge the rewritten command otherwise than the original"
-		for i := range d.Segments {
-			d.Segments[i].Rewritten = false
-		}
-		return d
+		return keep("a rule of the host would judge the rewritten command otherwise than the original")
 	}
 	if d.Permission == permission.Allow {
 		d.Verdict = AllowRewrite

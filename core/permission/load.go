@@ -3,6 +3,7 @@ package permission
 import (
 	"errors"
 	"io/fs"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -42,6 +43,15 @@ type Session struct {
 // loads in this session.
 func (s Session) Loads(source string) bool {
 	return s.Sources == nil || slices.Contains(s.Sources, source)
+}
+
+// DirFrom is $name when set, else the home-relative path def: where
+// hosts keep their configuration (CODEX_HOME, VIBE_HOME, …).
+func (e Env) DirFrom(name string, def ...string) string {
+	if d := e.Getenv(name); d != "" {
+		return d
+	}
+	return filepath.Join(append([]string{e.Home}, def...)...)
 }
 
 // Read reads a rule file: ReadFile, or a regular file of at most

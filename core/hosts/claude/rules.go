@@ -10,12 +10,7 @@ import (
 )
 
 // Dir is $CLAUDE_CONFIG_DIR or ~/.claude.
-func Dir(env permission.Env) string {
-	if d := env.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
-		return d
-	}
-	return filepath.Join(env.Home, ".claude")
-}
+func Dir(env permission.Env) string { return env.DirFrom("CLAUDE_CONFIG_DIR", ".claude") }
 
 // ProjectSettings is a project's shared settings file (the one
 // `gotk-install --project` writes); LocalSettings its local one.

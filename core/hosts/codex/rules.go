@@ -40,12 +40,7 @@ import (
 // evaluate makes the rules Unreadable.
 
 // Home is $CODEX_HOME or ~/.codex.
-func Home(env permission.Env) string {
-	if d := env.Getenv("CODEX_HOME"); d != "" {
-		return d
-	}
-	return filepath.Join(env.Home, ".codex")
-}
+func Home(env permission.Env) string { return env.DirFrom("CODEX_HOME", ".codex") }
 
 func codexSystemDir(env permission.Env) string {
 	if env.ManagedDir != "" {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/gotk-dev/gotk/core/agentconf"
 	"github.com/gotk-dev/gotk/core/host"
-	"github.com/gotk-dev/gotk/core/permission"
 )
 
 // The plugin's files in module plugins: its code, which OpenClaw loads as
@@ -50,5 +49,5 @@ var Host = &host.Def{
 
 // Dir is OpenClaw's state directory: $OPENCLAW_STATE_DIR, else ~/.openclaw.
 func Dir(e *agentconf.Env) string {
-	return StateDir(permission.Env{Getenv: e.Getenv, Home: e.Home})
+	return StateDir(e.Perm())
 }

@@ -13,12 +13,7 @@ import (
 )
 
 // StateDir is $OPENCLAW_STATE_DIR, else ~/.openclaw.
-func StateDir(env permission.Env) string {
-	if d := env.Getenv("OPENCLAW_STATE_DIR"); d != "" {
-		return d
-	}
-	return filepath.Join(env.Home, ".openclaw")
-}
+func StateDir(env permission.Env) string { return env.DirFrom("OPENCLAW_STATE_DIR", ".openclaw") }
 
 // Config is the config file OpenClaw reads: $OPENCLAW_CONFIG_PATH,
 // else openclaw.json in the state directory.

@@ -32,12 +32,7 @@ import (
 // does not set them; here they always count, which only adds deny rules.
 
 // Home is $VIBE_HOME or ~/.vibe.
-func Home(env permission.Env) string {
-	if d := env.Getenv("VIBE_HOME"); d != "" {
-		return d
-	}
-	return filepath.Join(env.Home, ".vibe")
-}
+func Home(env permission.Env) string { return env.DirFrom("VIBE_HOME", ".vibe") }
 
 var (
 	vibeDefaultDeny = []string{"gdb", "pdb", "passwd", "nano", "vim", "vi", "emacs",
