@@ -2,12 +2,12 @@ package install
 
 import (
 	"bytes"
-	"encoding/json"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/gotk-dev/gotk/core/agentconf"
+	"github.com/gotk-dev/gotk/core/jsontree"
 )
 
 // splice.go: byte splices and the few layout facts (line ending, indent)
@@ -161,10 +161,4 @@ func render(v any, prefix, unit, nl string, compact bool) string {
 }
 
 // quote encodes s as a JSON string without HTML escaping.
-func quote(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
-}
+func quote(s string) string { return string(jsontree.AppendString(nil, s)) }

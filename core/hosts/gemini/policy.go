@@ -2,7 +2,6 @@ package gemini
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/gotk-dev/gotk/core/jsontree"
 	"github.com/gotk-dev/gotk/core/permission"
 )
 
@@ -378,13 +378,7 @@ func geminiPrefixRegexp(prefix string) string {
 func geminiArgs(cmd string) string { return `{"command":` + jsString(cmd) + `}` }
 
 // jsString encodes s as JavaScript's JSON.stringify does (no HTML escapes).
-func jsString(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
-}
+func jsString(s string) string { return string(jsontree.AppendString(nil, s)) }
 
 func geminiDescribe(raw map[string]any) string {
 	var parts []string
