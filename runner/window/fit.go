@@ -29,8 +29,10 @@ func Fit(compact, rawWin []byte, w Window, recall string, every bool, rawFacts .
 	}
 	// The filter's whole output, uncapped (a cap always names recall),
 	// is faithful to the whole raw output, so to any window of it: only
-	// the lines that carry failures are checked. Once lines are left out
-	// (by the filter's cap or to fit), every fact of the raw window is.
+	// the window's facts (locators, failing tests, counts) are checked,
+	// not its wording. Once lines are left out (by the filter's cap or to
+	// fit), every line of the raw window that carries a failure (every
+	// line, with every) must be represented too.
 	mark := recall
 	if i := strings.Index(mark, " ("); i > 0 {
 		mark = mark[:i]
@@ -52,7 +54,7 @@ func Fit(compact, rawWin []byte, w Window, recall string, every bool, rawFacts .
 		kept = compact
 	}
 	for _, f := range facts {
-		if !Holds(out, f) || !represented(out, f, every && !whole, kept) {
+		if !Holds(out, f) || !whole && !represented(out, f, every, kept) {
 			return nil, false
 		}
 	}

@@ -95,6 +95,31 @@ func TestFitKeepsFailuresFirst(t *testing.T) {
 	}
 }
 
+// TestFitWholeCompactNeedsOnlyTheFacts: a compact output that fits the
+// window whole, with nothing cut, is gotk's own faithful form of the
+// whole run, so it stands where the raw window's lines are reworded (an
+// assertion's trace folded into its locator); it still must tell every
+// locator, failing test and count the raw window told.
+func TestFitWholeCompactNeedsOnlyTheFacts(t *testing.T) {
+	raw := []byte("--- FAIL: TestTotal (0.00s)\n    cart_test.go:13: \n        \tError Trace:\t/tmp/shop/cart_test.go:13\n        \tError:      \tNot equal: \n        \t            \texpected: 19\n        \t            \tactual  : 10\nFAIL\texample.com/shop\t0.005s\n")
+	w := Window{N: 50}
+	compact := "    cart_test.go:13: Not equal:\n        expected: 19\n        actual  : 10\n--- FAIL: TestTotal (0.00s)\nFAIL\texample.com/shop\t0.005s\n"
+	if out, ok := Fit([]byte(compact), w.Apply(raw), w, "gotk recall abc123", false); !ok || string(out) != compact {
+		t.Errorf("whole compact not taken: ok=%v\n%s", ok, out)
+	}
+	for _, lost := range []string{"cart_test.go:13", "TestTotal"} {
+		c := strings.ReplaceAll(compact, lost, "x")
+		if _, ok := Fit([]byte(c), w.Apply(raw), w, "gotk recall abc123", false); ok {
+			t.Errorf("compact without %q taken", lost)
+		}
+	}
+	// A compact output that cut lines (its recall) is checked line by line.
+	capped := compact + "… 3 more lines (gotk recall abc123)\n"
+	if _, ok := Fit([]byte(capped), w.Apply(raw), w, "gotk recall abc123", false); ok {
+		t.Error("a capped compact output taken without its lines checked")
+	}
+}
+
 func TestParseAndOfCommand(t *testing.T) {
 	w, rest, err := Parse([]string{"--tail", "30", "go", "test"})
 	if err != nil || w != (Window{Tail: true, N: 30}) || len(rest) != 2 {
