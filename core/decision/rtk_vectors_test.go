@@ -13,6 +13,7 @@ import (
 	"github.com/gotk-dev/gotk/core/hosts/claude"
 	"github.com/gotk-dev/gotk/core/hosts/cursor"
 	"github.com/gotk-dev/gotk/core/hosts/droid"
+	"github.com/gotk-dev/gotk/core/hosts/gemini"
 	"github.com/gotk-dev/gotk/core/hosts/vibe"
 
 	"github.com/gotk-dev/gotk/core/permission"
@@ -44,6 +45,9 @@ type rtkVector struct {
 	// from the host's source as gotk's model tests transcribe it.
 	HostVerdict string `json:"host_verdict,omitempty"`
 	Why         string `json:"why,omitempty"`
+	// Derived: why RTK's verdict for this agent is the one its test
+	// asserts for another (the same check over the rules RTK reads).
+	Derived string `json:"derived,omitempty"`
 }
 
 // rtkCommit is the RTK source the vectors and the matrix were read from.
@@ -119,9 +123,8 @@ var rtkHosts = map[string]struct {
 	write func(t *testing.T, home string, v rtkVector)
 }{
 	"claude": {claude.Host, func(t *testing.T, home string, v rtkVector) {
-		wrap := func(ps []string) []string { return wrapAll("Bash", ps) }
 		writeJSON(t, filepath.Join(home, ".claude", "settings.json"), map[string]any{
-			"permissions": map[string]any{"allow": wrap(v.Allow), "ask": wrap(v.Ask), "deny": wrap(v.Deny)}})
+			"permissions": map[string]any{"allow": wrapAll("Bash", v.Allow), "ask": wrapAll("Bash", v.Ask), "deny": wrapAll("Bash", v.Deny)}})
 	}},
 	"cursor": {cursor.Host, func(t *testing.T, home string, v rtkVector) {
 		if len(v.Ask) > 0 {
@@ -129,6 +132,13 @@ var rtkHosts = map[string]struct {
 		}
 		writeJSON(t, filepath.Join(home, ".cursor", "cli-config.json"), map[string]any{
 			"permissions": map[string]any{"allow": wrapAll("Shell", v.Allow), "deny": wrapAll("Shell", v.Deny)}})
+	}},
+	"gemini": {gemini.Host, func(t *testing.T, home string, v rtkVector) {
+		if len(v.Deny) > 0 {
+			t.Fatalf("%s: RTK reads no Gemini deny rules", v.Source)
+		}
+		writeJSON(t, filepath.Join(home, ".gemini", "settings.json"), map[string]any{
+			"tools": map[string]any{"allowed": wrapAll("run_shell_command", v.Allow), "confirmationRequired": wrapAll("run_shell_command", v.Ask)}})
 	}},
 	"droid": {droid.Host, func(t *testing.T, home string, v rtkVector) {
 		if len(v.Allow)+len(v.Ask) > 0 {
