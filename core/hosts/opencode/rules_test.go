@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gotk-dev/gotk/core/hosts/opencode/opencodetest"
 	"github.com/gotk-dev/gotk/core/permission"
 	"github.com/gotk-dev/gotk/core/permission/permissiontest"
 )
@@ -85,18 +86,17 @@ func TestOpenCodeRuleSources(t *testing.T) {
 	}
 }
 
-// openCodeModel is OpenCode 1.18.33's bash verdict, transcribed from its
-// permission service: rules in order, the last whose permission key
-// matches "bash" and whose pattern matches the command decides; none:
-// "ask". The build agent's defaults ("*": allow) come first.
+// openCodeModel is OpenCode 1.18.33's bash verdict (opencodetest: its
+// permission service and wildcard): rules in order, the last whose
+// permission key matches "bash" and whose pattern matches the command
+// decides; none: "ask". The build agent's defaults ("*": allow) come
+// first.
 func openCodeModel(rules [][3]string, cmd string) string {
-	all := append([][3]string{{"*", "*", "allow"}}, rules...)
-	for i := len(all) - 1; i >= 0; i-- {
-		if Match("bash", all[i][0]) && Match(cmd, all[i][1]) {
-			return all[i][2]
-		}
+	all := []opencodetest.Rule{{Permission: "*", Pattern: "*", Action: "allow"}}
+	for _, r := range rules {
+		all = append(all, opencodetest.Rule{Permission: r[0], Pattern: r[1], Action: r[2]})
 	}
-	return "ask"
+	return opencodetest.Evaluate("bash", cmd, all)
 }
 
 // TestOpenCodeProperty: over generated rules and commands, wherever gotk
