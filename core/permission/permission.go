@@ -164,6 +164,11 @@ func (r *Rules) Check(s Segment) Result {
 	if r.SourceText && s.Source != "" {
 		src = len(s.Forms)
 		s.Forms = append(s.Forms[:len(s.Forms):len(s.Forms)], Normalize(s.Source))
+		if raw := strings.TrimSpace(s.Source); raw != Normalize(s.Source) {
+			// as written too: blanks and line continuations are the
+			// host's text
+			s.Forms = append(s.Forms, raw)
+		}
 	}
 	var best *Rule
 	bestV := Default
@@ -184,7 +189,7 @@ func (r *Rules) Check(s Segment) Result {
 					// steps aside as for a deny.
 					v = Deny
 				}
-				if v == Ask && k == src && r.StripAssign != nil {
+				if v == Ask && src >= 0 && k >= src && r.StripAssign != nil {
 					// Claude tests the source text with its redirections
 					// removed: an ask only on the text with them steps
 					// gotk aside rather than narrow.

@@ -68,8 +68,9 @@ func kiloCodeAgent(agent string) bool {
 // ({agent,agents}/**/*.md, {mode,modes}/*.md) of ~/.config/kilo,
 // ~/.kilocode, ~/.kilo, $KILO_CONFIG_DIR and every .kilo/, .kilocode/ and
 // .opencode/ folder up from the project. Kilo matches a rule on the
-// command's source text, leading assignments and trailing redirects
-// included (permission.Segment.Source), as well as on its words. The
+// command's source text as written, leading assignments and trailing
+// redirects included (permission.Segment.Source), with some characters
+// masked as "_" (opencode.MaskedRuleMatches), as well as on its words. The
 // agent is $GOTK_KILO_AGENT (the plugin reads it from Kilo's chat.params);
 // without it, the defaults of every agent. The defaults (7.7.9): the code
 // agent's bash allowlist, dead once the user's configuration has a bash
@@ -171,7 +172,7 @@ func Load(r *permission.Rules, env permission.Env) {
 		defaults(kiloReadOnlyDefaults(), "Kilo's read-only agents' defaults")
 	}
 	for _, k := range live {
-		r.Ask = append(r.Ask, k.KeepOut())
+		r.Ask = append(r.Ask, k.KeepOutMasked())
 	}
 	r.Ask = append(r.Ask, opencode.ExternalDirectoryCat("Kilo"))
 }

@@ -254,11 +254,17 @@ func docRules(doc map[string]any, source string, counts bool) []Rule {
 	return out
 }
 
-// keepOut is the ask rule of a pattern: it matches a command when the
+// KeepOut is the ask rule of a pattern: it matches a command when the
 // pattern matches it or its rewrite.
-func (k Rule) KeepOut() permission.Rule {
+func (k Rule) KeepOut() permission.Rule { return k.keepOut(RuleMatches) }
+
+// KeepOutMasked is KeepOut for Kilo, which matches the command's text
+// with some characters masked (MaskedRuleMatches).
+func (k Rule) KeepOutMasked() permission.Rule { return k.keepOut(MaskedRuleMatches) }
+
+func (k Rule) keepOut(matches func(pattern, cmd string) bool) permission.Rule {
 	return permission.Rule{Pattern: k.Pattern, Raw: `bash "` + k.Pattern + `": ` + k.Action, Source: k.Source,
-		Test: func(cmd string) bool { return RuleMatches(k.Pattern, cmd) }}
+		Test: func(cmd string) bool { return matches(k.Pattern, cmd) }}
 }
 
 // externalDirectoryCat is the ask rule for OpenCode's external_directory

@@ -46,35 +46,55 @@ func CatchAll(pattern string) bool {
 }
 
 // RuleMatches: the pattern matches cmd, or cmd with gotk inserted
-// before one of its words (the rewrite), in Kilo's wildcard. Runs of
-// blanks in the pattern count as one, as in the command's words.
-func RuleMatches(pattern, cmd string) bool {
+// before one of its words (the rewrite), in OpenCode's wildcard. Runs of
+// blanks in the pattern count as one, as in the command's words; cmd
+// keeps its own.
+func RuleMatches(pattern, cmd string) bool { return ruleMatches(pattern, cmd, Match) }
+
+// MaskedRuleMatches is RuleMatches for Kilo, which matches a command's
+// text with the characters <>|&;$` and newline of its words, and all of a
+// redirect to /dev/null or to a descriptor, turned into "_" (Kilo 7.7.9,
+// the bash tool's Cof): a "_" of the pattern here also matches any of
+// those characters. A pattern matching Kilo's text matches cmd so.
+func MaskedRuleMatches(pattern, cmd string) bool { return ruleMatches(pattern, cmd, matchMasked) }
+
+func ruleMatches(pattern, cmd string, match func(text, pattern string) bool) bool {
 	pattern = wildBlanks.ReplaceAllString(pattern, " ")
-	if Match(cmd, pattern) {
+	if match(cmd, pattern) {
 		return true
 	}
-	w := strings.Fields(cmd)
-	for i := range w {
-		v := strings.Join(append(append(append([]string{}, w[:i]...), "gotk"), w[i:]...), " ")
-		if Match(v, pattern) {
+	for i := 0; i < len(cmd); i++ {
+		if !isBlank(cmd[i]) && (i == 0 || isBlank(cmd[i-1])) && match(cmd[:i]+"gotk "+cmd[i:], pattern) {
 			return true
 		}
 	}
 	return false
 }
 
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
+
 var (
 	wildSpecial = regexp.MustCompile(`[.+^${}()|\[\]\\]`)
 	wildBlanks  = regexp.MustCompile(`[ \t]+`)
 )
 
-// Match is OpenCode's (and Kilo's) wildcard: * any text, ? one character, a trailing
-// " *" also matches nothing, backslashes are slashes, the whole text.
-func Match(text, pattern string) bool {
-	re, ok := compiled.Load(pattern)
+// Match is OpenCode's (and Kilo's) wildcard: * any text, ? one
+// character, a trailing " *" also matches nothing, backslashes are
+// slashes, the whole text.
+func Match(text, pattern string) bool { return match(text, pattern, false, &compiled) }
+
+// matchMasked is Match where a "_" of the pattern also matches a
+// character Kilo masks as "_".
+func matchMasked(text, pattern string) bool { return match(text, pattern, true, &compiledMasked) }
+
+func match(text, pattern string, masked bool, cache *sync.Map) bool {
+	re, ok := cache.Load(pattern)
 	if !ok {
 		p := wildSpecial.ReplaceAllStringFunc(strings.ReplaceAll(pattern, `\`, "/"), func(s string) string { return `\` + s })
 		p = strings.ReplaceAll(strings.ReplaceAll(p, "*", ".*"), "?", ".")
+		if masked {
+			p = strings.ReplaceAll(p, "_", "[_<>|&;$`\n]")
+		}
 		if strings.HasSuffix(p, " .*") {
 			p = strings.TrimSuffix(p, " .*") + "( .*)?"
 		}
@@ -82,11 +102,11 @@ func Match(text, pattern string) bool {
 		if err != nil {
 			c = nil
 		}
-		re, _ = compiled.LoadOrStore(pattern, c)
+		re, _ = cache.LoadOrStore(pattern, c)
 	}
 	c, _ := re.(*regexp.Regexp)
 	return c != nil && c.MatchString(strings.ReplaceAll(text, `\`, "/"))
 }
 
-// compiled caches Match's expressions by pattern.
-var compiled sync.Map
+// compiled and compiledMasked cache the expressions by pattern.
+var compiled, compiledMasked sync.Map
