@@ -2,6 +2,7 @@ package auggie
 
 import (
 	"math/rand"
+	rand2 "math/rand/v2"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/gotk-dev/gotk/core/decision"
 	"github.com/gotk-dev/gotk/core/permission/permissiontest"
+	"github.com/gotk-dev/gotk/core/shell/shelltest"
 )
 
 // TestFiles: Auggie's order (managed, the workspace's local then shared
@@ -82,27 +84,63 @@ func strconvQuote(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
-// TestSameProperty: for random rules over random lines, whatever gotk
-// rewrites is matched by every rule exactly as the original — so Auggie's
-// first-match, strictest-list outcome is the same for both.
+// auggieOutcome is Auggie 0.36.0's verdict on a launch-process call
+// (augment.mjs: nwe over the rules toolsModel.callTool reads): in each
+// permission list the first rule whose regex matches the whole command
+// counts, the strictest list with one wins, none runs the call.
+func auggieOutcome(rules [][2]string, cmd string) string {
+	for _, typ := range []string{"deny", "webhook-policy", "script-policy", "ask-user", "allow"} {
+		for _, r := range rules {
+			if r[1] == typ && regexp.MustCompile(r[0]).MatchString(cmd) {
+				return typ
+			}
+		}
+	}
+	return "run"
+}
+
+// TestSameProperty: for random rules over random lines — assignments,
+// redirects, quoting and uneven blanks included — whatever gotk rewrites
+// is matched by every rule exactly as the original, so Auggie's outcome
+// (auggieOutcome) is the same for both.
 func TestSameProperty(t *testing.T) {
-	cmds := []string{"git status", "ls -la", "go test ./...", "echo hi", "git log -5", "gotk git status", "git diff"}
+	cmds := [][]string{{"git", "status"}, {"ls", "-la"}, {"go", "test", "./..."}, {"echo", "hi"}, {"git", "log", "-5"},
+		{"gotk", "git", "status"}, {"git", "diff"}, {"grep", "-n", "a b", "x.txt"}}
 	ops := []string{" && ", " | ", "; ", " || "}
-	regexes := []string{"^git", "git status$", "^gotk", "gotk git", "ls", "^go test", `\bgo\b`, "status", "^(gotk )?git", "&& ls", "^echo", "test ./"}
+	regexes := []string{"^git", "git status$", "^gotk", "gotk git", "ls", "^go test", `\bgo\b`, "status", "^(gotk )?git", "&& ls", "^echo", "test ./",
+		"^FOO=", `2>&1$`, "> out", "'", `"`, `^\S+ status`, `\s{2}`, `^\w+=\S+ git`, "[|;&]", `^[^ ]*$`}
+	types := []string{"allow", "ask-user", "deny", "webhook-policy"}
 	rng := rand.New(rand.NewSource(1))
+	spell := rand2.New(rand2.NewPCG(1, 2))
+	simple := func() string {
+		c := cmds[rng.Intn(len(cmds))]
+		var b strings.Builder
+		if rng.Intn(4) == 0 {
+			b.WriteString([]string{"FOO=1 ", "FOO='a b' "}[rng.Intn(2)])
+		}
+		for i, w := range c {
+			if i > 0 {
+				b.WriteString([]string{" ", " ", "  "}[rng.Intn(3)])
+			}
+			b.WriteString(shelltest.Spell(spell, w))
+		}
+		if rng.Intn(4) == 0 {
+			b.WriteString([]string{" 2>&1", " > out.txt", " >/dev/null"}[rng.Intn(3)])
+		}
+		return b.String()
+	}
 	rewrites, refused := 0, 0
-	for i := 0; i < 300; i++ {
+	for i := 0; i < 600; i++ {
 		var rules []string
-		var res []*regexp.Regexp
+		var model [][2]string
 		for j := rng.Intn(3); j >= 0; j-- {
-			re := regexes[rng.Intn(len(regexes))]
-			res = append(res, regexp.MustCompile(re))
-			typ := []string{"allow", "ask-user"}[rng.Intn(2)]
+			re, typ := regexes[rng.Intn(len(regexes))], types[rng.Intn(len(types))]
+			model = append(model, [2]string{re, typ})
 			rules = append(rules, `{"toolName":"launch-process","shellInputRegex":`+strconvQuote(re)+`,"permission":{"type":"`+typ+`"}}`)
 		}
-		cmd := cmds[rng.Intn(len(cmds))]
+		cmd := simple()
 		for j := rng.Intn(3); j > 0; j-- {
-			cmd += ops[rng.Intn(len(ops))] + cmds[rng.Intn(len(cmds))]
+			cmd += ops[rng.Intn(len(ops))] + simple()
 		}
 		d := decide(t, `{"toolPermissions":[`+strings.Join(rules, ",")+`]}`, cmd)
 		if d.Verdict != decision.AllowRewrite && d.Verdict != decision.AskRewrite {
@@ -112,13 +150,16 @@ func TestSameProperty(t *testing.T) {
 			continue
 		}
 		rewrites++
-		for _, re := range res {
-			if re.MatchString(cmd) != re.MatchString(d.Command) {
+		for _, r := range model {
+			if re := regexp.MustCompile(r[0]); re.MatchString(cmd) != re.MatchString(d.Command) {
 				t.Errorf("%q → %q: %s matches one and not the other", cmd, d.Command, re)
 			}
 		}
+		if a, b := auggieOutcome(model, cmd), auggieOutcome(model, d.Command); a != b {
+			t.Errorf("rules %q: Auggie would %s %q and %s its rewrite %q", model, a, cmd, b, d.Command)
+		}
 	}
-	if rewrites == 0 || refused == 0 {
-		t.Errorf("%d rewrites, %d refused for a rule: the lines test nothing", rewrites, refused)
+	if rewrites < 100 || refused < 20 {
+		t.Errorf("%d rewrites, %d refused for a rule: the lines test little", rewrites, refused)
 	}
 }
