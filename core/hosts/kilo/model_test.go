@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -307,6 +308,7 @@ func syntaxQuote(w string) string {
 type kiloCase struct {
 	name        string
 	user, agent kiloPerm
+	place       int // where the rules are written (kiloEngine)
 }
 
 func (c kiloCase) config() string {
@@ -364,13 +366,33 @@ func genKiloPerm(rng *rand.Rand) kiloPerm {
 	return p
 }
 
-// kiloEngine writes c into the project's .kilo/kilo.json and returns
-// gotk's engine for c's agent there.
-func kiloEngine(t *testing.T, home string, c kiloCase) *decision.Engine {
+// kiloEngine writes c where c.place says, in a fresh home, and returns
+// gotk's engine for c's agent there: 0 the project's .kilo/kilo.json, 1
+// ~/.config/kilo/kilo.jsonc, 2 $KILO_CONFIG_CONTENT, 3 $KILO_PERMISSION
+// with the agent's rules in the front matter of .kilo/agent/NAME.md.
+func kiloEngine(t *testing.T, c kiloCase) *decision.Engine {
 	t.Helper()
+	home := t.TempDir()
 	proj := filepath.Join(home, "proj")
-	permissiontest.Write(t, filepath.Join(proj, ".kilo", "kilo.json"), c.config())
-	return decision.New(Host, permissiontest.Env(home, proj, map[string]string{"XDG_CONFIG_HOME": filepath.Join(home, ".config"), "GOTK_KILO_AGENT": c.name}))
+	permissiontest.Write(t, filepath.Join(proj, ".git", "HEAD"), "ref: refs/heads/main\n")
+	vars := map[string]string{"XDG_CONFIG_HOME": filepath.Join(home, ".config"), "GOTK_KILO_AGENT": c.name}
+	switch c.place {
+	case 1:
+		permissiontest.Write(t, filepath.Join(home, ".config", "kilo", "kilo.jsonc"), "// mine\n"+c.config())
+	case 2:
+		vars["KILO_CONFIG_CONTENT"] = c.config()
+		if err := os.MkdirAll(proj, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	case 3:
+		vars["KILO_PERMISSION"] = c.user.json()
+		if c.agent != nil {
+			permissiontest.Write(t, filepath.Join(proj, ".kilo", "agent", c.name+".md"), "---\npermission: "+c.agent.json()+"\n---\nYou code.\n")
+		}
+	default:
+		permissiontest.Write(t, filepath.Join(proj, ".kilo", "kilo.json"), c.config())
+	}
+	return decision.New(Host, permissiontest.Env(home, proj, vars))
 }
 
 // checkKilo: where gotk rewrites line for Kilo's agent under c, Kilo
@@ -395,15 +417,13 @@ func checkKilo(t *testing.T, e *decision.Engine, c kiloCase, line string) (rewro
 // lines.
 func TestKiloModelProperty(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 9))
-	home := t.TempDir()
-	permissiontest.Write(t, filepath.Join(home, "proj", ".git", "HEAD"), "ref: refs/heads/main\n")
 	rewrites := 0
-	for i := 0; i < 200; i++ {
-		c := kiloCase{name: []string{"code", "code", "plan"}[rng.IntN(3)], user: genKiloPerm(rng)}
+	for i := 0; i < 150; i++ {
+		c := kiloCase{name: []string{"code", "code", "plan"}[rng.IntN(3)], user: genKiloPerm(rng), place: rng.IntN(4)}
 		if rng.IntN(3) == 0 {
 			c.agent = genKiloPerm(rng)
 		}
-		e := kiloEngine(t, home, c)
+		e := kiloEngine(t, c)
 		for k := 0; k < 8; k++ {
 			if checkKilo(t, e, c, kiloLine(rng)) {
 				rewrites++
@@ -417,8 +437,6 @@ func TestKiloModelProperty(t *testing.T) {
 
 // TestKiloModelRegressions are the cases the property found, kept.
 func TestKiloModelRegressions(t *testing.T) {
-	home := t.TempDir()
-	permissiontest.Write(t, filepath.Join(home, "proj", ".git", "HEAD"), "ref: refs/heads/main\n")
 	perm := func(pats ...string) kiloPerm {
 		p := kiloPerm{{key: "bash"}}
 		for i := 0; i+1 < len(pats); i += 2 {
@@ -440,6 +458,6 @@ func TestKiloModelRegressions(t *testing.T) {
 		{perm("git  log *", "deny"), "git  log -3"},
 	} {
 		kc := kiloCase{name: "code", user: c.user}
-		checkKilo(t, kiloEngine(t, home, kc), kc, c.line)
+		checkKilo(t, kiloEngine(t, kc), kc, c.line)
 	}
 }
