@@ -39,6 +39,7 @@ var Host = &host.Def{
 				{Kind: agentconf.KindFile, File: filepath.Join(dir, "index.ts"), Asset: AssetPlugin, What: "plugin"},
 			}
 		},
+		Inactive: Inactive,
 		Notes: func(e *agentconf.Env, s agentconf.Scope) []string {
 			return []string{"OpenClaw loads a discovered plugin into agent runs only once enabled: run `openclaw plugins enable gotk` (then `openclaw gateway restart` for a running Gateway)."}
 		},
