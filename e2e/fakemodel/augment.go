@@ -30,6 +30,7 @@ const (
 	augmentToolResult = 1
 	augmentIDEState   = 4
 	augmentToolUse    = 5
+	augmentTokenUsage = 10
 )
 
 // Augment stop reasons: the turn ended, or it wants its tool calls run.
@@ -144,19 +145,24 @@ func augmentLaunchArgs(c *conversation, args map[string]any) {
 }
 
 // augmentReply writes a chat-stream answer: NDJSON lines, a tool call as a
-// tool_use node then stop reason 3, text then stop reason 1.
-func augmentReply(w http.ResponseWriter, out output) {
+// tool_use node then stop reason 3, text then stop reason 1; the last line
+// carries the request's usage as a token_usage node, which Auggie keeps in
+// the session's response nodes.
+func augmentReply(w http.ResponseWriter, c *conversation, out output) {
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.WriteHeader(http.StatusOK)
 	enc := json.NewEncoder(w)
+	in, write, read := c.usage()
+	usage := []any{map[string]any{"id": 2, "type": augmentTokenUsage, "content": "", "token_usage": map[string]any{
+		"input_tokens": in, "output_tokens": usageOutput, "cache_read_input_tokens": read, "cache_creation_input_tokens": write}}}
 	if out.call != nil {
 		_ = enc.Encode(map[string]any{"text": "", "nodes": []any{map[string]any{
 			"id": 1, "type": augmentToolUse, "content": "",
 			"tool_use": map[string]any{"tool_use_id": out.call.ID, "tool_name": out.call.Tool.Name, "input_json": out.call.argsJSON()},
 		}}})
-		_ = enc.Encode(map[string]any{"text": "", "stop_reason": augmentToolCall})
+		_ = enc.Encode(map[string]any{"text": "", "nodes": usage, "stop_reason": augmentToolCall})
 		return
 	}
 	_ = enc.Encode(map[string]any{"text": out.text})
-	_ = enc.Encode(map[string]any{"text": "", "stop_reason": augmentEndTurn})
+	_ = enc.Encode(map[string]any{"text": "", "nodes": usage, "stop_reason": augmentEndTurn})
 }

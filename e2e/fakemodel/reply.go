@@ -47,7 +47,7 @@ func writeReply(w http.ResponseWriter, api API, c *conversation, out output) {
 	case Responses:
 		responsesReply(w, c, model, n, out)
 	case Augment:
-		augmentReply(w, out)
+		augmentReply(w, c, out)
 	}
 }
 
