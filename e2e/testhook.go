@@ -17,6 +17,7 @@ import (
 // documented dialect (docs/e2e.md):
 //
 //	claude, codex  hookSpecificOutput.updatedInput + permissionDecision "allow"
+//	droid, auggie  the same (Auggie reads updatedInput only: the whole input)
 //	gemini         decision "allow" + hookSpecificOutput.tool_input
 //	copilot        permissionDecision "allow" + modifiedArgs
 //	cline          overrideInput, each of tool_call.input.commands rewritten
@@ -70,7 +71,7 @@ func testHookAnswer(dialect string, in []byte) []byte {
 	}
 	var out any
 	switch dialect {
-	case "claude", "codex", "droid":
+	case "claude", "codex", "droid", "auggie":
 		args, _ := ev["tool_input"].(map[string]any)
 		cmd, ok := args["command"].(string)
 		if !ok {

@@ -51,6 +51,16 @@ type Agent struct {
 	CommandRegex bool
 	// Notes are said after an install.
 	Notes func(e *Env, s Scope) []string
+	// Inactive, when set, says why the agent would not run gotk's parts
+	// although they are installed (OpenClaw runs a plugin only once its
+	// config enables it): `gotk verify` fails on each.
+	Inactive func(e *Env, s Scope) []Problem
+}
+
+// Problem is one reason an installation does not work, and what fixes it.
+type Problem struct {
+	Msg string // what is wrong; one line
+	Fix string // a command line or words
 }
 
 // Bins are the absolute paths gotk's entries name, quoted for a shell

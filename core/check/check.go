@@ -209,6 +209,11 @@ func collect(env Env) *report {
 				r.add("FAIL", label, msg, fix)
 			}
 		}
+		if a.Inactive != nil && len(r.findings) == n {
+			for _, p := range a.Inactive(ce, st.Scope) {
+				r.add("FAIL", label, p.Msg, p.Fix)
+			}
+		}
 		if len(r.findings) == n && gotkOK {
 			msg := "installed in " + st.File
 			if p := probeOf(st.Agent); st.Hook != "" && p != nil && p.Rewrites {

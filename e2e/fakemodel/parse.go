@@ -21,6 +21,9 @@ type conversation struct {
 	// firstUser is the text of the conversation's first user message: what
 	// tells a subagent's conversation from its parent's.
 	firstUser string
+	// cwd is the agent's working directory where the request says it
+	// (Augment's terminal state), "" elsewhere.
+	cwd string
 	// prompt is the request's size in tokens (bytes/4), and fresh the part
 	// of it a prompt cache could not have held: the last tool result.
 	prompt, fresh int64
@@ -101,6 +104,8 @@ func parseAPI(api API, body []byte) (*conversation, error) {
 		return parseChat(body)
 	case Responses:
 		return parseResponses(body)
+	case Augment:
+		return parseAugment(body)
 	}
 	return nil, fmt.Errorf("unknown API %q", api)
 }

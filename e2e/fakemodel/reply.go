@@ -46,6 +46,8 @@ func writeReply(w http.ResponseWriter, api API, c *conversation, out output) {
 		chatReply(w, c, model, n, out)
 	case Responses:
 		responsesReply(w, c, model, n, out)
+	case Augment:
+		augmentReply(w, c, out)
 	}
 }
 

@@ -7,12 +7,13 @@
 // the tool's output back in its next request. The server records every
 // request, so ToolResults gives a test the oracle of what really ran.
 //
-// Four wire formats are served:
+// Five wire formats are served:
 //
 //	Anthropic Messages      POST /v1/messages                     (SSE when "stream")
 //	Gemini                  POST /v1beta/models/M:streamGenerateContent?alt=sse, :generateContent
 //	OpenAI Chat Completions POST /v1/chat/completions             (SSE when "stream")
 //	OpenAI Responses        POST /v1/responses                    (SSE when "stream")
+//	Augment (Auggie)        POST /augment/chat-stream             (NDJSON; augment.go)
 //
 // plus the side requests agents make on the way (model lists, token counts,
 // structured "which speaker is next" checks, titles), answered so they do not
@@ -132,9 +133,9 @@ func (s Script) calls() []Call {
 // preference when a request offers several: Claude Code's Bash, Gemini CLI's
 // run_shell_command, Codex's exec_command (unified exec) or shell /
 // shell_command, the bash tool of OpenCode, Kilo, Pi and Copilot CLI,
-// Factory Droid's Execute, Cline's run_commands (a list of commands) and
-// OpenClaw's exec.
-var ShellToolNames = []string{"Bash", "run_shell_command", "exec_command", "shell_command", "shell", "bash", "Execute", "run_commands", "exec"}
+// Factory Droid's Execute, Cline's run_commands (a list of commands),
+// OpenClaw's exec and Auggie's launch-process.
+var ShellToolNames = []string{"Bash", "run_shell_command", "exec_command", "shell_command", "shell", "bash", "Execute", "run_commands", "exec", "launch-process"}
 
 // Request is one recorded HTTP request and how it was answered.
 type Request struct {
@@ -273,6 +274,8 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, body []byte) (AP
 		// Codex can try a WebSocket transport first; make it fall back to HTTP.
 		http.Error(w, "fake model server: no websockets", http.StatusNotImplemented)
 		return "", "", "", "501 websocket"
+	case r.Method == http.MethodPost && strings.HasPrefix(p, augmentPrefix):
+		return s.augment(w, r, body)
 	case r.Method == http.MethodPost && strings.HasSuffix(p, "/messages/count_tokens"):
 		writeJSON(w, map[string]any{"input_tokens": 10})
 		return "", "", "", "count_tokens"
@@ -335,6 +338,9 @@ func (s *Server) model(w http.ResponseWriter, api API, body []byte, gemStream bo
 			args = toolArgs(tool, st.Args)
 		} else {
 			args = shellArgs(shell, st.Command)
+		}
+		if api == Augment && tool.Name == "launch-process" {
+			augmentLaunchArgs(c, args)
 		}
 	}
 	switch {

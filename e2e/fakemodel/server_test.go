@@ -475,3 +475,64 @@ func TestCallIndexStrippedIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestAugment drives the Augment API as Auggie does: the tenant flag that
+// turns hooks on, a launch-process call completed as a model would (wait,
+// the terminal's directory), its result read back from chat_history and
+// nodes, usage on every answer, and {} for the calls nothing depends on.
+func TestAugment(t *testing.T) {
+	s := New(Script{Commands: []string{"git status", "echo hi"}})
+	defer s.Close()
+	_, body := post(t, s, "/augment/get-models", `{}`)
+	if dig(decodeJSON(t, body), "feature_flags", "enable_hooks") != true {
+		t.Fatalf("get-models: %s", body)
+	}
+	if code, body := post(t, s, "/augment/settings/get-mcp-user-configs", `{}`); code != 200 || strings.TrimSpace(body) != "{}" {
+		t.Fatalf("side call: %d %s", code, body)
+	}
+	schema, _ := json.Marshal(`{"type":"object","properties":{"command":{"type":"string"},"wait":{"type":"boolean"},"max_wait_seconds":{"type":"number"},"cwd":{"type":"string"}},"required":["command","wait","max_wait_seconds","cwd"]}`)
+	tools := `"tool_definitions":[{"name":"view","input_schema_json":"{}"},{"name":"launch-process","input_schema_json":` + string(schema) + `}]`
+	ide := `{"id":2,"type":4,"ide_state_node":{"current_terminal":{"current_working_directory":"/w"}}}`
+	first := `{"nodes":[{"id":1,"type":0,"text_node":{"content":"check status"}},` + ide + `],"chat_history":[],` + tools + `}`
+	lines := func(body string) []map[string]any {
+		var out []map[string]any
+		for _, l := range strings.Split(strings.TrimSpace(body), "\n") {
+			out = append(out, decodeJSON(t, l))
+		}
+		return out
+	}
+	_, body = post(t, s, "/augment/chat-stream", first)
+	got := lines(body)
+	use, _ := dig(got[0], "nodes", 0, "tool_use").(map[string]any)
+	if len(got) != 2 || use["tool_name"] != "launch-process" || dig(got[1], "stop_reason") != float64(3) {
+		t.Fatalf("first answer: %s", body)
+	}
+	args := decodeArgs(t, use["input_json"])
+	if args["command"] != "git status" || args["wait"] != true || args["cwd"] != "/w" || args["max_wait_seconds"] != float64(60) {
+		t.Fatalf("call arguments: %v", args)
+	}
+	if dig(got[1], "nodes", 0, "token_usage", "output_tokens") != float64(usageOutput) {
+		t.Fatalf("no usage: %s", body)
+	}
+	id, _ := use["tool_use_id"].(string)
+	history := `"chat_history":[{"request_nodes":[{"id":1,"type":0,"text_node":{"content":"check status"}}],"response_nodes":[{"id":1,"type":5,"tool_use":{"tool_use_id":"` + id + `","tool_name":"launch-process"}}]}]`
+	second := `{"nodes":[` + ide + `,{"id":1,"type":1,"tool_result_node":{"tool_use_id":"` + id + `","content":"<output>clean</output>"}}],` + history + `,` + tools + `}`
+	_, body = post(t, s, "/augment/chat-stream", second)
+	use, _ = dig(lines(body)[0], "nodes", 0, "tool_use").(map[string]any)
+	if args := decodeArgs(t, use["input_json"]); args["command"] != "echo hi" {
+		t.Fatalf("second answer: %s", body)
+	}
+	res := s.ToolResults()
+	if len(res) != 1 || res[0].Text != "<output>clean</output>" || res[0].Tool != "launch-process" {
+		t.Fatalf("ToolResults = %+v", res)
+	}
+}
+
+func decodeJSON(t *testing.T, s string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(s), &m); err != nil {
+		t.Fatalf("%v: %s", err, s)
+	}
+	return m
+}

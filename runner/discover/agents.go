@@ -53,6 +53,7 @@ var agents = []agent{
 	{name: "copilot", host: "copilot", find: copilotFiles, read: readCopilot},
 	{name: "opencode", host: "opencode", find: opencodeFiles, read: readOpenCode},
 	{name: "pi", host: "pi", find: piFiles, read: readPi},
+	{name: "auggie", host: "auggie", find: auggieFiles, read: readAuggie},
 }
 
 // AgentNames lists the agents discover reads, in order.

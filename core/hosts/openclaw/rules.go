@@ -87,11 +87,7 @@ func Load(r *permission.Rules, env permission.Env) {
 		return
 	}
 	r.Sources = append(r.Sources, path)
-	std, err := hujson.Standardize(b)
-	var cfg map[string]any
-	if err == nil {
-		err = json.Unmarshal(std, &cfg)
-	}
+	cfg, err := parseConfig(b)
 	if err != nil {
 		stepAside(path + " is JSON5 gotk does not read (" + err.Error() + ")")
 		return
@@ -177,6 +173,17 @@ func openClawPolicy(cfg map[string]any) string {
 		}
 	}
 	return ""
+}
+
+// parseConfig reads openclaw.json: JSON5, of which gotk reads the
+// JSON-with-comments subset.
+func parseConfig(b []byte) (map[string]any, error) {
+	std, err := hujson.Standardize(b)
+	var cfg map[string]any
+	if err == nil {
+		err = json.Unmarshal(std, &cfg)
+	}
+	return cfg, err
 }
 
 // object is v as a JSON object, or nil.
