@@ -21,10 +21,12 @@ import (
 // BenchmarkStream runs outputs of 10 MB, 100 MB and 1 GB through gotk (a
 // cat of a generated file, a grep -rn over a generated tree, a find over
 // one) and reports, for each: printed-KiB (target ≤ 24), peak-rss-MiB
-// (≤ 64), x-raw (gotk's wall time over the bare command writing to a
-// pipe, ≤ 1.2), counts-exact and recall-exact (1: the line count gotk
-// printed is the raw output's, and gotk recall ID --lines A-B gives
-// exactly lines A-B of it at the start, the middle and the end).
+// (≤ 64), x-raw (gotk's wall time over the bare command's, both writing
+// to a pipe the benchmark reads to the end: the median of paired,
+// alternating runs, ≤ 1.2; raw-ms and gotk-ms are the medians),
+// counts-exact and recall-exact (1: the line count gotk printed is the
+// raw output's, and gotk recall ID --lines A-B gives exactly lines A-B
+// of it at the start, the middle and the end).
 // GOTK_BENCH_STREAM_MB=10,100 picks the sizes.
 func BenchmarkStream(b *testing.B) {
 	sizes := []int{10, 100, 1000}
@@ -54,16 +56,33 @@ func BenchmarkStream(b *testing.B) {
 				env := append(os.Environ(), "XDG_DATA_HOME="+filepath.Join(dir, "data"), "GOTK_TRACK=", "GOTK_RAW=", "GOTK_LIVE_AFTER=")
 				var raw, with runStat
 				var shown []byte
+				var peak int64
 				// Warm: the first walk of a new tree reads its directories
 				// from disk, whichever side runs it.
 				timedRun(b, c.argv, nil, env)
+				// Paired runs, the order alternating: the ratio is taken
+				// pair by pair (the machine's speed drifts between pairs,
+				// not within one), and the median of the pairs reported.
+				var ratios, raws, withs []float64
 				for b.Loop() {
-					raw = timedRun(b, c.argv, nil, env)
-					with = timedRun(b, append([]string{gotk}, c.argv...), &shown, env)
+					for i := range streamPairs {
+						if i%2 == 0 {
+							raw = timedRun(b, c.argv, nil, env)
+							with = timedRun(b, append([]string{gotk}, c.argv...), &shown, env)
+						} else {
+							with = timedRun(b, append([]string{gotk}, c.argv...), &shown, env)
+							raw = timedRun(b, c.argv, nil, env)
+						}
+						ratios = append(ratios, with.wall.Seconds()/raw.wall.Seconds())
+						raws, withs = append(raws, raw.wall.Seconds()), append(withs, with.wall.Seconds())
+						peak = max(peak, with.maxRSS)
+					}
 				}
 				b.ReportMetric(float64(len(shown))/1024, "printed-KiB")
-				b.ReportMetric(float64(with.maxRSS)/1024, "peak-rss-MiB")
-				b.ReportMetric(with.wall.Seconds()/raw.wall.Seconds(), "x-raw")
+				b.ReportMetric(float64(peak)/1024, "peak-rss-MiB")
+				b.ReportMetric(median(ratios), "x-raw")
+				b.ReportMetric(median(raws)*1e3, "raw-ms")
+				b.ReportMetric(median(withs)*1e3, "gotk-ms")
 				b.ReportMetric(float64(raw.bytes)/1e6, "raw-MB")
 				m := regexp.MustCompile(`(?m)^gotk: [\d,]+ bytes, ([\d,]+) lines streamed.*gotk recall ([0-9a-f]{6})`).FindSubmatch(shown)
 				exact, recalled := 0.0, 0.0
@@ -86,6 +105,10 @@ func BenchmarkStream(b *testing.B) {
 		os.RemoveAll(dir)
 	}
 }
+
+// streamPairs is how many paired runs (raw, gotk) one benchmark
+// iteration makes.
+const streamPairs = 5
 
 type runStat struct {
 	wall         time.Duration

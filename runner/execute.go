@@ -123,6 +123,9 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	}
 	lv := &liveRun{}
 	tap := newStreamTap(f, base, spool)
+	if spool != nil && !injected && filter.Streams(f) {
+		tap.ref = newReadRef(argv, m.Tool, base.Dir)
+	}
 	opts := proc.Options{Limit: tap.limit(), Stdout: tap.writer(0), Stderr: tap.writer(1), Spool: tap.spoolWrite}
 	if after := a.liveAfter(); after > 0 && !a.win.Set() {
 		opts.LiveAfter = after

@@ -44,6 +44,14 @@ func testMain() int {
 		}
 		captureLimit, store.MaxRawFile, store.MaxRawTotal = int(c), f, t
 	}
+	if v := os.Getenv("GOTK_TEST_REF_AFTER"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "gotk test: GOTK_TEST_REF_AFTER %q: %v\n", v, err)
+			return 99
+		}
+		refAfter = n
+	}
 	if name := os.Getenv("GOTK_TEST_FILTER"); name != "" {
 		f, ok := testFilters[name]
 		if !ok {

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -36,6 +37,9 @@ type streamTap struct {
 	spooled  int64 // bytes given to the spool
 	cutAt    int64 // raw lines kept when maxRaw was reached (0: none)
 	cut      bool
+	// ref, for a read of files, leaves the rest of a large output in
+	// them (nil: the spool gets it all).
+	ref *readRef
 
 	st        *filter.Stream // nil until the capture passed its limit
 	chunks    []tapChunk     // the held chunks, in arrival order
@@ -79,6 +83,9 @@ func (t *streamTap) spoolWrite(stream int, p []byte) error {
 		}
 	}
 	if t.spool == nil || t.spoolErr != nil || t.cut {
+		return nil
+	}
+	if t.ref != nil && !t.ref.add(stream, p, t.spooled) {
 		return nil
 	}
 	if t.spooled+int64(len(p)) > t.maxRaw {
@@ -165,6 +172,14 @@ func (a *app) finishStream(t *streamTap, run store.Run, res proc.Result, in filt
 	kept := false
 	if t.spool != nil {
 		err := t.spoolErr
+		if err == nil && t.ref != nil && t.ref.on {
+			ref, bad := t.ref.ref()
+			if bad != "" {
+				err = errors.New(bad)
+			} else {
+				err = t.spool.WriteRef(ref)
+			}
+		}
 		if err == nil {
 			err = t.spool.Keep()
 		}

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -199,5 +201,41 @@ func TestSpoolAfter(t *testing.T) {
 	time.Sleep(60 * time.Millisecond)
 	if _, err := os.Stat(SpoolPath(db, "cccccc")); err == nil {
 		t.Error("a run over before its spool was due left a file")
+	}
+}
+
+// A spool many settle steps long (its write-back started and its page
+// cache let go as it grows) reads back byte for byte, both streams in
+// arrival order, and pages by line through SpoolLines once kept.
+func TestSpoolSettledReadsBack(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "gotk", "gotk.db")
+	sp := CreateSpool(db, "dddddd", SpoolMeta{Argv: []string{"cat", "x"}}, 0)
+	var want bytes.Buffer
+	line := 0
+	for want.Len() < 3*settleStep+12345 {
+		var frame []byte
+		for n := 1 + line%7; n > 0; n-- { // small and large frames
+			frame = fmt.Appendf(frame, "line %d %s\n", line+1, bytes.Repeat([]byte{'a' + byte(line%26)}, line%5000))
+			line++
+		}
+		stream := line % 3 / 2 // mostly stdout
+		if err := sp.Write(stream, frame); err != nil {
+			t.Fatal(err)
+		}
+		want.Write(frame)
+	}
+	if err := sp.Keep(); err != nil {
+		t.Fatal(err)
+	}
+	path := RawPath(db, "dddddd")
+	all := bytes.SplitAfter(want.Bytes(), []byte("\n"))
+	for _, r := range [][2]int{{1, 3}, {line / 2, line/2 + 2}, {line - 2, line}, {1, line}} {
+		var got bytes.Buffer
+		if _, _, err := SpoolLines(path, int64(r[0]), int64(r[1]), &got); err != nil {
+			t.Fatal(err)
+		}
+		if w := bytes.Join(all[r[0]-1:r[1]], nil); !bytes.Equal(got.Bytes(), w) {
+			t.Fatalf("lines %d-%d: got %d bytes, want %d", r[0], r[1], got.Len(), len(w))
+		}
 	}
 }

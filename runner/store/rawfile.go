@@ -121,7 +121,8 @@ func TrimRaw(dbPath, keep string, max int64) []string {
 // SpoolLines writes lines from..to (1-based, inclusive) of the spool or
 // raw file at path to w: stdout and stderr as they arrived (the twin
 // streams are not counted). It reads frame by frame, never the whole
-// file, and stops after line to. It returns the command the file names
+// file, and stops after line to; the rest of a read of files (RawRef)
+// comes from the files, once checked. It returns the command the file names
 // and how many lines it read (all of them when to is past the end).
 func SpoolLines(path string, from, to int64, w io.Writer) (meta SpoolMeta, lines int64, err error) {
 	f, err := os.Open(path)
@@ -148,14 +149,28 @@ func SpoolLines(path string, from, to int64, w io.Writer) (meta SpoolMeta, lines
 	if err := json.Unmarshal(head, &meta); err != nil {
 		return meta, 0, errors.New("spool header: " + err.Error())
 	}
+	var stdout int64 // bytes of stdout frames
 	for {
 		stream, err := r.ReadByte()
-		if err != nil || stream > SpoolTwinStderr {
+		if err != nil || stream > SpoolRef {
 			return meta, lw.count(), nil
 		}
 		n, err := binary.ReadUvarint(r)
 		if err != nil {
 			return meta, lw.count(), nil
+		}
+		if stream == SpoolRef {
+			ref, err := readRefFrame(r, n)
+			if err != nil {
+				return meta, lw.count(), nil // cut short
+			}
+			if err := readRef(ref, stdout, lw); err != nil && !errors.Is(err, errWindowDone) {
+				return meta, lw.count(), err
+			}
+			return meta, lw.count(), nil
+		}
+		if stream == SpoolStdout {
+			stdout += int64(n)
 		}
 		dst := io.Discard
 		if stream <= SpoolStderr {

@@ -50,7 +50,14 @@ type Spool struct {
 	failed  bool  // the file could not be made or written: writes are dropped
 	err     error // why it failed
 	discard bool
+	// The file's size, and how far settle went: write-back started up to
+	// settled (the step before from prevSettled), the page cache let go
+	// up to dropped.
+	size, settled, prevSettled, dropped int64
 }
+
+// settleStep is how many bytes a spool file grows between two settles.
+const settleStep = 8 << 20
 
 // spoolHold bounds the frames a spool holds in memory before it makes its
 // file (however young the run).
@@ -107,6 +114,7 @@ func (s *Spool) create() error {
 		s.failed, s.err = true, err
 		return err
 	}
+	s.size = int64(len(head) + len(s.held))
 	s.f, s.held = f, nil
 	return nil
 }
@@ -146,6 +154,15 @@ func (s *Spool) Write(stream int, p []byte) error {
 		// added (a frame cut short ends the reading).
 		s.failed, s.err = true, err
 		return err
+	}
+	s.size += int64(len(s.buf))
+	if len(p) > 4<<10 {
+		s.size += int64(len(p))
+	}
+	if s.size-s.settled >= settleStep {
+		settle(s.f, s.settled, s.size, s.dropped, s.prevSettled)
+		s.dropped = max(s.dropped, s.prevSettled)
+		s.prevSettled, s.settled = s.settled, s.size
 	}
 	return nil
 }
