@@ -13,6 +13,7 @@ import (
 
 	"github.com/gotk-dev/gotk/core/decision"
 	"github.com/gotk-dev/gotk/core/permission"
+	"github.com/gotk-dev/gotk/core/permission/permissiontest"
 	"github.com/gotk-dev/gotk/core/shell/shelltest"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
@@ -30,18 +31,6 @@ import (
 // with shell.go (every argv its mvdan.cc/sh interpreter hands to the exec
 // handler goes through the block list: CommandsBlocker compares argv[0]
 // exactly, ArgumentsBlocker the leading operands and the flags).
-
-// outcome is what Crush does with a command.
-type outcome int
-
-const (
-	outUnknown outcome = iota
-	outRun             // runs it without asking
-	outAsk             // asks the user
-	outDeny            // refuses (a blocked program reaches its exec handler)
-)
-
-func (o outcome) String() string { return [...]string{"unknown", "run", "ask", "deny"}[o] }
 
 var modelBanned = []string{"alias", "aria2c", "axel", "chrome", "curl", "curlie", "firefox", "http-prompt", "httpie",
 	"links", "lynx", "nc", "safari", "scp", "ssh", "telnet", "w3m", "wget", "xh", "doas", "su", "sudo", "apk", "apt",
@@ -155,18 +144,18 @@ func modelReachesBlock(t *testing.T, dir, line string, status uint8) (blocked, o
 }
 
 // crushModel is what Crush does with cmd, given whether a hook allowed it.
-func crushModel(t *testing.T, dir, cmd string, hookAllow bool) outcome {
+func crushModel(t *testing.T, dir, cmd string, hookAllow bool) permissiontest.Outcome {
 	b0, ok0 := modelReachesBlock(t, dir, cmd, 0)
 	b1, ok1 := modelReachesBlock(t, dir, cmd, 1)
 	switch {
 	case !ok0 || !ok1:
-		return outUnknown
+		return permissiontest.OutUnknown
 	case b0 || b1:
-		return outDeny
+		return permissiontest.OutDeny
 	case hookAllow || modelSafeText(cmd):
-		return outRun
+		return permissiontest.OutRun
 	}
-	return outAsk
+	return permissiontest.OutAsk
 }
 
 // checkCrush: where gotk answers with a rewrite, Crush does with the
@@ -179,7 +168,7 @@ func checkCrush(t *testing.T, e *decision.Engine, dir, line string) (rewritten b
 	}
 	before := crushModel(t, dir, line, false)
 	after := crushModel(t, dir, d.Command, d.Verdict == decision.AllowRewrite)
-	if before != outUnknown && after != outUnknown && before != after {
+	if before != permissiontest.OutUnknown && after != permissiontest.OutUnknown && before != after {
 		t.Errorf("%q: Crush would %s it; gotk answers %s %q, which Crush would %s", line, before, d.Verdict, d.Command, after)
 	}
 	return true
@@ -238,23 +227,13 @@ func TestCrushModelProperty(t *testing.T) {
 		Programs: []string{"git", "ls", "go", "npm", "curl", "sudo", "cargo", "pip", "timeout", "env", "command", "echo", "pwd", "cat", "gotk"},
 		Words:    []string{"status", "log", "install", "test", "-exec", "-exec=x", "-g", "--global", "--user", "./...", "x", "5", "-la", "add", "global"},
 	}
-	rewrites := 0
-	for i := 0; i < 1500; i++ {
+	permissiontest.Property(t, 1500, 100, func(i int) bool {
 		line := genCrushLine(r)
 		if i%3 == 0 {
 			line = shelltest.GenFrom(r, 2, vocab)
 		}
-		if checkCrush(t, e, dir, line) {
-			rewrites++
-		}
-		if t.Failed() {
-			return
-		}
-	}
-	t.Logf("%d rewrites", rewrites)
-	if rewrites < 100 {
-		t.Errorf("only %d of the lines were rewritten: the property tests little", rewrites)
-	}
+		return checkCrush(t, e, dir, line)
+	})
 }
 
 // TestCrushModelRegressions are the lines the property found, kept.
