@@ -16,11 +16,14 @@ var crushBanned = []string{"alias", "aria2c", "axel", "chrome", "curl", "curlie"
 	"mkfs", "mount", "parted", "service", "systemctl", "umount", "firewall-cmd", "ifconfig", "ip", "iptables",
 	"netstat", "pfctl", "route", "ufw"}
 
-// crushBlocked are its argument blocks: program, leading operands, flags.
-var crushBlocked = []struct {
+// crushBlock is one argument block: program, leading operands, flags.
+type crushBlock struct {
 	prog        string
 	args, flags []string
-}{
+}
+
+// crushBlocked are its argument blocks.
+var crushBlocked = []crushBlock{
 	{"apk", []string{"add"}, nil}, {"apt", []string{"install"}, nil}, {"apt-get", []string{"install"}, nil},
 	{"dnf", []string{"install"}, nil}, {"pacman", nil, []string{"-S"}}, {"pkg", []string{"install"}, nil},
 	{"yum", []string{"install"}, nil}, {"zypper", []string{"install"}, nil}, {"brew", []string{"install"}, nil},
@@ -48,8 +51,9 @@ func Load(r *permission.Rules, env permission.Env) {
 }
 
 // crushBlocks: a word of cmd, as the program, is one Crush's shell would
-// refuse to execute with the words after it. Crush looks only at the
-// program the shell runs; any word here.
+// refuse to execute with the words after it, or one it refuses with some
+// words and is followed by a word whose value gotk cannot know. Crush looks
+// only at the program the shell runs; any word here.
 func crushBlocks(cmd string) bool {
 	w := strings.Fields(cmd)
 	for i := range w {
@@ -58,6 +62,11 @@ func crushBlocks(cmd string) bool {
 	for at, word := range w {
 		prog := filepath.Base(word)
 		if slices.Contains(crushBanned, prog) {
+			return true
+		}
+		if slices.ContainsFunc(w[at+1:], unknownWord) && slices.ContainsFunc(crushBlocked, func(b crushBlock) bool { return b.prog == prog }) {
+			// Crush's shell looks at the words it expanded: a variable,
+			// substitution or glob may become `install` or `-exec`.
 			return true
 		}
 		var args, flags []string
@@ -91,3 +100,8 @@ func crushBlocks(cmd string) bool {
 	}
 	return false
 }
+
+// unknownWord: a word whose value is known only when it runs — spelled NUL
+// in the decision's reading of the words as the shell passes them, and
+// holding $ or a backquote as typed.
+func unknownWord(w string) bool { return strings.ContainsAny(w, "\x00$`") }

@@ -153,14 +153,23 @@ func Load(r *permission.Rules, env permission.Env) {
 	r.Ask = append(r.Ask,
 		permission.Rule{Pattern: "safeguards", Raw: "rm -r, chmod/chown -R, mkfs, dd of=/dev, power", Source: "Droid's built-in safeguards", Test: droidSafeguard},
 		permission.Rule{Pattern: "git commit|push", Raw: "git commit, git push", Source: "Droid Shield (it scans only when git is the program)", Test: droidShield})
-	if allowSeen {
-		for _, e := range DefaultAllow {
-			if allowed[e] < lists {
-				words := strings.Fields(e)
-				r.Ask = append(r.Ask, permission.Rule{Pattern: e, Raw: e, Source: "commandAllowlist leaves out a default entry",
-					Test: func(cmd string) bool { return droidPrefix(cmd, words) }})
-			}
+	named := append(append([]string(nil), deny...), block...)
+	for _, e := range DefaultAllow {
+		words := strings.Fields(e)
+		var why string
+		switch {
+		case allowSeen && allowed[e] < lists:
+			why = "commandAllowlist leaves out a default entry"
+		case slices.ContainsFunc(named, func(x string) bool { return droidPrefix(x, words) }):
+			// Droid takes off its allow set the command each deny and
+			// block entry names (its program, git's subcommand): a
+			// denylist entry `git status && ls` leaves ls to the risk gate.
+			why = "a commandDenylist or commandBlocklist entry names a default allow entry"
+		default:
+			continue
 		}
+		r.Ask = append(r.Ask, permission.Rule{Pattern: e, Raw: e, Source: why,
+			Test: func(cmd string) bool { return droidPrefix(cmd, words) }})
 	}
 }
 
@@ -319,10 +328,12 @@ func droidPattern(entry string) *regexp.Regexp {
 
 // droidWords are cmd's words with quotes removed; the program also by its
 // base name.
+var unquote = strings.NewReplacer(`"`, "", `'`, "")
+
 func droidWords(cmd string) [][]string {
 	w := strings.Fields(cmd)
 	for i := range w {
-		w[i] = strings.NewReplacer(`"`, "", `'`, "").Replace(w[i])
+		w[i] = unquote.Replace(w[i])
 	}
 	out := [][]string{w}
 	if len(w) > 0 && strings.Contains(w[0], "/") {
@@ -442,7 +453,9 @@ func withGotk(test func(string) bool) func(string) bool {
 var droidWordEnd = regexp.MustCompile(`\w$`)
 
 // droidLineForms are the whole line as typed, with its quotes and escapes
-// removed, and with every word that names a path by its base name. Droid
+// removed, with every word that names a path by its base name, and with
+// each such word alone by its base name (Droid takes the base name of the
+// program word only: `/usr/bin/go test ./...` is `go test ./...`). Droid
 // splits a line with its own scanner (on ; | & && || and newlines outside
 // what it takes for quotes, which a quote in a comment or a heredoc body
 // throws off) and matches each part, dequoted, its program by base name.
@@ -457,14 +470,18 @@ func droidLineForms(line string) []string {
 		forms = append(forms, unq)
 	}
 	fs := strings.FieldsFunc(unq, unicode.IsSpace)
+	all := slices.Clone(fs)
 	changed := false
 	for i, f := range fs {
 		if j := strings.LastIndexByte(f, '/'); j >= 0 && j < len(f)-1 {
-			fs[i], changed = f[j+1:], true
+			all[i], changed = f[j+1:], true
+			one := slices.Clone(fs)
+			one[i] = f[j+1:]
+			forms = append(forms, strings.Join(one, " "))
 		}
 	}
 	if changed {
-		forms = append(forms, strings.Join(fs, " "))
+		forms = append(forms, strings.Join(all, " "))
 	}
 	return forms
 }

@@ -57,6 +57,14 @@ func TestLoadDroid(t *testing.T) {
 		"git diff": permission.Default, "cargo build": permission.Default, "git diff --stat": permission.Default,
 	})
 
+	// A deny or block entry that names a default allow entry takes it off
+	// Droid's allow set.
+	named := t.TempDir()
+	permissiontest.Write(t, filepath.Join(named, ".factory", "settings.json"), `{"commandDenylist": ["git status && ls"], "commandBlocklist": ["/bin/pwd -x"]}`)
+	check(Host.LoadRules(permissiontest.Env(named, named, nil)), map[string]permission.Verdict{
+		"ls -la": permission.Ask, "git status": permission.Ask, "pwd": permission.Ask, "git diff": permission.Default, "git log": permission.Default,
+	})
+
 	// FACTORY_HOME_OVERRIDE and --settings.
 	other := t.TempDir()
 	permissiontest.Write(t, filepath.Join(other, ".factory", "settings.json"), `{"commandDenylist": ["git log"]}`)

@@ -25,7 +25,7 @@ func KnownSafe(cmd string) bool {
 		return false
 	}
 	cmds, ok := host.PlainCommands(cmd, droidPlainWord)
-	if !ok {
+	if !ok || !namesUnquoted(cmd) {
 		return false
 	}
 	allowed := false
@@ -97,4 +97,30 @@ func droidPlainWord(w *syntax.Word) (string, bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// namesUnquoted: every command's program word, and git's subcommand, is
+// written without quotes. Droid names a command by its words as typed
+// (its normaliser X): `g'i't` is no program it allows, and a quoted word
+// is skipped where it looks for git's subcommand (`git 'status'` is git).
+func namesUnquoted(cmd string) bool {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
+	if err != nil {
+		return false
+	}
+	ok := true
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if c, is := n.(*syntax.CallExpr); is {
+			for i, w := range c.Args {
+				if i > 1 || i == 1 && c.Args[0].Lit() != "git" {
+					break
+				}
+				if w.Lit() == "" {
+					ok = false
+				}
+			}
+		}
+		return ok
+	})
+	return ok
 }

@@ -15,7 +15,7 @@ func TestDroidKnownSafe(t *testing.T) {
 		"FOO=1 git status": false, "git status > out": false, "git status 2>/dev/null": false,
 		"git status &": false, "(git status)": false, "git log $x": false, "ls *.go": false, "ls ~": false,
 		"git status\nls": false, "git status |& head": false, "! git status": false, "git log | wc -l": false,
-		`git log 'a\'`: false, "ls a#b": false, "git status && go test": false, "": false, "git": false,
+		`git log 'a\'`: false, "git 'status'": false, `"git" status`: false, "g'i't status": false, "l's' -la": false, "ls a#b": false, "git status && go test": false, "": false, "git": false,
 	} {
 		if got := KnownSafe(cmd); got != want {
 			t.Errorf("%q: %v, want %v", cmd, got, want)
