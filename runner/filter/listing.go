@@ -7,7 +7,8 @@ import (
 
 // gitBlame renders git blame's default format grouped by commit: a run of
 // lines from one commit is headed once by its hash, author and date (the
-// time of day and zone left out), then `LINE) code` for each line; a
+// time of day and zone left out), then `LINE) code` for each line (after
+// the file and original line -f and -n add); a
 // commit headed before is headed again by its hash alone. Every line
 // number and line of code stays. Output it cannot parse line by line is
 // shown as git printed it.
@@ -40,19 +41,22 @@ func (gitBlame) Render(in Input) (Output, error) {
 			meta = d[1] + " " + d[2]
 		}
 		meta = strings.Join(strings.Fields(meta), " ")
-		head := m[1]
-		if extra := strings.TrimSpace(m[2]); extra != "" {
-			head += " " + extra
-		}
-		key := head + "\x00" + meta
+		key := m[1] + " " + meta
 		if key != last {
+			head := m[1]
 			if !seen[key] {
-				head += " " + meta
+				head = key
 			}
 			out = append(out, head+":")
 			seen[key], last = true, key
 		}
-		out = append(out, m[4]+") "+m[5])
+		// what -f and -n add (the file and line the code came from)
+		// belongs to the line, not to the commit
+		line := m[4] + ") " + m[5]
+		if extra := strings.TrimSpace(m[2]); extra != "" {
+			line = extra + " " + line
+		}
+		out = append(out, line)
 	}
 	return Output{Stdout: join(capLines(out, blameMax, blameHead, in)), Stderr: in.Stderr}, nil
 }

@@ -81,6 +81,17 @@ func TestGitBlameUnknownShapeRaw(t *testing.T) {
 	}
 }
 
+// TestGitBlameShowNumber: with -n (and -f) the original line number and
+// file stay on each line; the commit still heads the run once.
+func TestGitBlameShowNumber(t *testing.T) {
+	raw := "a1b2c3d4 src/a.go  7 (Ann Lee 2026-01-02 10:00:00 +0100 1) x\na1b2c3d4 src/a.go  8 (Ann Lee 2026-01-02 10:00:00 +0100 2) y\n"
+	out, _ := gitBlame{}.Render(Input{Stdout: []byte(raw), Recall: func() string { return testRecall }})
+	want := "a1b2c3d4 Ann Lee 2026-01-02:\nsrc/a.go  7 1) x\nsrc/a.go  8 2) y\n"
+	if string(out.Stdout) != want {
+		t.Errorf("got %q, want %q", out.Stdout, want)
+	}
+}
+
 // TestModGraphKeepsEveryEdge: reading `from: to, to` back gives every
 // edge of go mod graph, in order per module.
 func TestModGraphKeepsEveryEdge(t *testing.T) {
