@@ -51,6 +51,14 @@ func gitGrepAccept(args []string) bool {
 	return noFlag("-z", "--null", "-O", "--open-files-in-pager", "-p", "--show-function", "-W", "--function-context", "--break")(args)
 }
 
+// gitGrepFlags: the `git grep` options Claude Code runs without asking
+// (measured in 2.1.328, e2e/claude_readonly_test.go).
+func gitGrepFlags() map[string]bool {
+	return set("-n", "--line-number", "-i", "--ignore-case", "-l", "--files-with-matches", "-c", "--count", "-w",
+		"--word-regexp", "-e", "-e VALUE", "-E", "--extended-regexp", "-F", "--fixed-strings", "--cached", "-h", "-v",
+		"--no-index", "-A", "-A VALUE")
+}
+
 // gitLsFilesAccept takes the forms of git ls-files that print one path a
 // line (not -s/--stage, -t tags, --format, -z, --eol…).
 func gitLsFilesAccept(args []string) bool {

@@ -276,7 +276,7 @@ func TestReadOnly(t *testing.T) {
 		"git branch --list 'feat*'", "git stash list", "git stash show -p", "ls -la", "cat f", "head -5", "tail -n 3 f",
 		"grep -rn x .", "rg foo", "wc -l", "tree", "find . -name x", "diff a b",
 		// kept read-only when they gained rows: git blame and ls-files, any flags
-		"git blame a.go", "git blame --porcelain a.go", "git ls-files", "git ls-files -s",
+		"git blame a.go", "git blame --porcelain a.go", "git ls-files", "git ls-files -s", "git grep -n x", "git grep -e x -i HEAD", "git grep --no-index x", "git grep -A 1 x",
 	}
 	notRO := []string{
 		"git -c core.pager=evil log", "git --config-env=a=b status", "git log --output=f", "git diff --ext-diff",
@@ -287,7 +287,7 @@ func TestReadOnly(t *testing.T) {
 		"git -C x status", "git --no-pager log -1", "git -P log", "git status -uno", "git status --porcelain=v2",
 		"git diff --color=never", "git diff -U1", "git log --textconv", "rg --files", "rg -z x", "find . -fls f",
 		"find . -fprintf f %p", "env", "printenv", "uniq f", "awk 1 f", "go version", "npm -v", "sort -o out f",
-		"git remote add x y", "git tag v1", "git -C x blame a.go", "git grep x", "go list ./...", "cargo tree",
+		"git remote add x y", "git tag v1", "git -C x blame a.go", "git grep -O x", "git grep -I x", "go list ./...", "cargo tree",
 		"dpkg -l", "apt list --installed", "npm outdated",
 	}
 	for _, c := range ro {

@@ -95,7 +95,7 @@ var rules = [...]Rule{
 	{ID: "git.stash", Program: "git", Sub: []string{"stash"}, Category: VCS, Handler: "git-stash", ReadOnly: func(a []string) bool { return gitRO(stashListing)(a) }},
 	{ID: "git.change", Program: "git", Sub: []string{"add", "commit", "push", "pull", "fetch", "checkout", "switch", "worktree"}, Category: VCS, Handler: "git-change", Accept: func(a []string) bool { return noFlag("-p", "--patch", "-i", "--interactive")(a) }},
 	{ID: "git.blame", Program: "git", Sub: []string{"blame"}, Category: VCS, Pipe: PipeProducer, Handler: "git-blame", Accept: gitBlameAccept, ReadOnly: gitRO(yes)},
-	{ID: "git.grep", Program: "git", Sub: []string{"grep"}, Category: VCS, Pipe: PipeProducer, Handler: "grep", Accept: gitGrepAccept},
+	{ID: "git.grep", Program: "git", Sub: []string{"grep"}, Category: VCS, Pipe: PipeProducer, Handler: "grep", Accept: gitGrepAccept, ReadOnly: func(a []string) bool { return gitRO(onlyFlags(gitGrepFlags()))(a) }},
 	{ID: "git.ls-files", Program: "git", Sub: []string{"ls-files"}, Category: VCS, Pipe: PipeProducer, Handler: "find", Accept: gitLsFilesAccept, ReadOnly: gitRO(yes)},
 	{ID: "yadm.status", Program: "yadm", Sub: []string{"status"}, Category: VCS, Handler: "git-status"},
 	{ID: "yadm.log", Program: "yadm", Sub: []string{"log"}, Category: VCS, Handler: "git-log"},
