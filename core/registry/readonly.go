@@ -33,8 +33,6 @@ var readOnlyOther = []struct {
 	{"realpath", nil, yes},
 	{"sort", nil, onlyFlags(set("-r"))},
 	{"git", subs("rev-parse"), yes},
-	{"git", subs("ls-files"), yes},
-	{"git", subs("blame"), yes},
 	{"git", subs("remote"), func(args []string) bool { return len(args) == 1 && (args[0] == "-v" || args[0] == "--verbose") }},
 	{"git", subs("tag"), func(args []string) bool {
 		return len(args) == 0 || (len(args) <= 2 && (args[0] == "-l" || args[0] == "--list"))

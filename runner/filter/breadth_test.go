@@ -10,11 +10,15 @@ import (
 var breadthRules = map[string]bool{
 	"cargo.nextest": true, "cargo.fmt": true, "go.mod": true, "terraform.validate": true,
 	"tofu.validate": true, "kubectl.apply": true, "helm.template": true,
+	// the second pass: the largest outputs agents still saw raw
+	"git.blame": true, "git.grep": true, "git.ls-files": true, "go.list": true, "cargo.tree": true,
+	"npm.outdated": true, "dpkg.list": true,
 }
 
 // TestBreadthCasesShrink: every corpus case of these families renders
-// smaller than its raw output unless the raw output is one line (an error
-// message, shown whole), and a failed run's rendering is never empty.
+// smaller than its raw output unless the raw output is one line or a
+// failure's stderr alone (an error message, shown whole), and a failed
+// run's rendering is never empty.
 func TestBreadthCasesShrink(t *testing.T) {
 	n := 0
 	for _, c := range loadCorpus(t) {
@@ -30,14 +34,15 @@ func TestBreadthCasesShrink(t *testing.T) {
 		raw := len(c.stdout) + len(c.stderr)
 		got := len(out.Stdout) + len(out.Stderr)
 		oneLine := strings.Count(string(c.stdout)+string(c.stderr), "\n") <= 1
-		if got > raw || (got == raw && !oneLine) {
+		errorOnly := c.exit != 0 && len(c.stdout) == 0
+		if got > raw || (got == raw && !oneLine && !errorOnly) {
 			t.Errorf("%s: rendered %d bytes of %d raw", c.name, got, raw)
 		}
-		if c.exit != 0 && got == 0 {
+		if c.exit != 0 && got == 0 && raw > 0 {
 			t.Errorf("%s: a failed run rendered nothing", c.name)
 		}
 	}
-	if n < 8 {
+	if n < 25 {
 		t.Errorf("only %d corpus cases for the breadth families", n)
 	}
 }

@@ -203,10 +203,15 @@ func (find) Render(in Input) (Output, error) {
 
 // groupPaths writes paths grouped by parent directory, in order of first
 // appearance. Entries that are themselves parents of others get a slash.
-func groupPaths(paths []string) []string {
+func groupPaths(paths []string) []string { return groupByParent(paths, true) }
+
+// groupByParent groups paths by parent as groupPaths does; markDirs says
+// whether a path that is the parent of others gets a slash (a directory
+// of find's; not an import path, which is a package either way).
+func groupByParent(paths []string, markDirs bool) []string {
 	isDir := map[string]bool{}
 	for _, p := range paths {
-		if i := strings.LastIndexByte(p, '/'); i > 0 {
+		if i := strings.LastIndexByte(p, '/'); i > 0 && markDirs {
 			isDir[p[:i]] = true
 		}
 	}
@@ -258,7 +263,9 @@ const (
 	grepMax     = 250 // lines of a -c/-A/-o… listing shown before the cap
 )
 
-// Render groups matches; output it cannot attribute is kept as is.
+// Render groups matches; output it cannot attribute is kept as is. A run
+// that failed (grep's 2, git grep's 128: not "no match") is shown as
+// printed, capped around its end.
 func (grep) Render(in Input) (Output, error) {
 	args := toolArgs(in.Argv, in.Tool)
 	prog := ""
@@ -267,9 +274,9 @@ func (grep) Render(in Input) (Output, error) {
 	}
 	ll := lines(in.Stdout)
 	switch {
-	case userHas(in.Argv, in.Tool, "-l", "-L", "--files-with-matches", "--files-without-match", "--files", "--type-list"):
+	case userHas(in.Argv, in.Tool, "-l", "-L", "--files-with-matches", "--files-without-match", "--files", "--type-list", "--name-only"):
 		return Output{Stdout: join(capLines(groupPaths(ll), 300, 250, in)), Stderr: in.Stderr}, nil
-	case userHas(in.Argv, in.Tool, "-c", "--count", "-A", "-B", "-C", "--context", "--after-context", "--before-context", "--heading", "--json", "--vimgrep", "-q", "--quiet", "-o", "--only-matching"):
+	case in.Exit > 1 || userHas(in.Argv, in.Tool, "-c", "--count", "-A", "-B", "-C", "--context", "--after-context", "--before-context", "--heading", "--json", "--vimgrep", "-q", "--quiet", "-o", "--only-matching"):
 		for i, l := range ll {
 			ll[i] = shortLine(l, grepLineMax, in)
 		}
@@ -417,6 +424,9 @@ func grepLine(file, num, text string) string {
 // grepShowsFile reports whether grep (or rg) prefixes matches with the
 // file name: recursive searches and several file operands do, -h does not.
 func grepShowsFile(prog string, args []string) bool {
+	if prog == "git" { // git grep names the file unless told not to
+		return !registryHas(args, "-h")
+	}
 	noName := []string{"-h", "--no-filename"}
 	if strings.HasSuffix(prog, "rg") {
 		noName = []string{"-I", "--no-filename"}

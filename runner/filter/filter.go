@@ -211,6 +211,7 @@ var filters = map[string]Filter{
 	"git-diff":   gitDiff{},
 	"git-branch": gitBranch{},
 	"git-stash":  gitStash{},
+	"git-blame":  gitBlame{},
 	"git-change": lineFilter{noise: append(gitProgress, gitHints), max: 200},
 	// linters
 	"eslint":        eslint{},
@@ -222,6 +223,7 @@ var filters = map[string]Filter{
 	// packages
 	"pip":      pip{},
 	"npm-list": treeList{},
+	"go-list":  goList{},
 	// files
 	"ls":   ls{},
 	"find": find{},
