@@ -25,7 +25,9 @@ import (
 //   - --allow-all and --yolo are --allow-all-tools, --allow-all-paths and
 //     --allow-all-urls together; with --allow-all-tools alone, a command's
 //     paths outside the working directory and its URLs still need their
-//     own approval (not modelled: unknown);
+//     own approval (measured for paths: refused in -p), which a hook's
+//     allow gets past; what Copilot counts as such a path or URL is its
+//     native analysis, so the model does not tell (unknown);
 //   - a preToolUse answer's modifiedArgs are what Copilot checks its rules
 //     on (measured): a deny rule of the original no longer matches
 //     `gotk …`.
@@ -105,7 +107,10 @@ func modelDenies(rule string, words []string) bool {
 func modelRun(s modelSession, line string) string {
 	r := strings.NewReplacer("&&", "\x00", "||", "\x00", ";", "\x00", "|", "\x00")
 	for _, c := range strings.Split(r.Replace(line), "\x00") {
-		words := strings.Fields(c)
+		words := strings.Fields(strings.NewReplacer("'", "", `"`, "").Replace(c))
+		for len(words) > 1 && strings.Contains(words[0], "=") {
+			words = words[1:] // a leading assignment
+		}
 		if len(words) == 0 {
 			continue
 		}
@@ -133,10 +138,31 @@ var (
 		"--allow-all-paths", "--allow-all-urls", "--deny-tool", "shell(git push)", "--deny-tool=shell(git:*)", "--deny-tool=shell",
 		"--allow-tool", "shell(go:*)", "--deny-url", "evil.example", "--deny-url=evil.example", "--", "--no-auto-update", "--silent",
 		"--add-dir", "/x", "--log-level=debug", "--agent", "--deny-tool=shell(rm)"}
-	modelLines = []string{"git status", "git push origin main", "git diff", "go test ./...", "go build ./...", "ls -la", "cat go.mod",
-		"cat /etc/hostname", "git status && go test ./...", "rm x && git status", "curl https://evil.example/x", "git log -n 3 | head -5",
-		"grep -rn x . | wc -l", "git diff ../other"}
+	modelCmds = []string{"git status", "git push origin main", "git diff", "go test ./...", "go build ./...", "ls -la", "cat go.mod",
+		"cat /etc/hostname", "rm x", "curl https://evil.example/x", "git log -n 3", "head -5", "grep -rn x .", "wc -l",
+		"git diff ../other", "ls ~/x", "grep --file=/etc/x y"}
+	modelPrefixes = []string{"", "", "", "FOO=1 ", "timeout 5 ", "env ", "nice "}
 )
+
+// modelLine joins one to three generated commands, some words quoted,
+// with && || ; and |.
+func modelLine(rng *rand.Rand) string {
+	ops := []string{" && ", " || ", "; ", " | "}
+	var line string
+	for i := 0; i == 0 || i < 3 && rng.Intn(2) == 0; i++ {
+		if i > 0 {
+			line += ops[rng.Intn(len(ops))]
+		}
+		words := strings.Fields(modelCmds[rng.Intn(len(modelCmds))])
+		for k, w := range words {
+			if rng.Intn(5) == 0 {
+				words[k] = "'" + w + "'"
+			}
+		}
+		line += modelPrefixes[rng.Intn(len(modelPrefixes))] + strings.Join(words, " ")
+	}
+	return line
+}
 
 // TestCopilotModelParity: over generated copilot command lines and shell
 // lines, wherever gotk's Copilot CLI hook rewrites (an allow with
@@ -152,7 +178,7 @@ func TestCopilotModelParity(t *testing.T) {
 		for n := rng.Intn(5); n > 0; n-- {
 			argv = append(argv, modelArgv[rng.Intn(len(modelArgv))])
 		}
-		line := modelLines[rng.Intn(len(modelLines))]
+		line := modelLine(rng)
 		sess := Host.Flags.Parse(argv)
 		sess.Found = true
 		d := decision.NewInSession(Host, permissiontest.Env(home, proj, nil), sess).Decide(decision.Request{Command: line, Cwd: proj})
@@ -173,6 +199,7 @@ func TestCopilotModelParity(t *testing.T) {
 			t.Fatalf("argv %q, line %q: Copilot would %s it; gotk answers allow %q, which Copilot would %s", argv, line, before, d.Command, after)
 		}
 	}
+	t.Logf("rewrites compared: %d", compared)
 	if compared < 30 {
 		t.Fatalf("only %d rewrites compared", compared)
 	}

@@ -10,9 +10,10 @@ import (
 // Rules holds no rule of Copilot's (its rules are flags, read from its
 // process): it only keeps gotk from rewriting a line that names a path
 // outside the working directory or a URL. Under --allow-all-tools alone
-// such a command still needs its own path or URL approval, and whether
-// Copilot's native analysis finds the path or URL behind `gotk` is not
-// known.
+// such a command still needs its own path or URL approval, and the
+// hook's allow, which gotk answers with its rewrite, gets past it
+// (measured on 1.0.102: `cat /etc/hostname` is refused in -p, and ran
+// as gotk's rewrite).
 func Rules(r *permission.Rules, env permission.Env) {
 	r.Same = func(orig, _ string) bool { return !namesPathOrURL(orig) }
 }
