@@ -282,6 +282,19 @@ prefix_rule(pattern = ["git", "diff"], decision = "forbidden")
 		},
 	},
 	{
+		// --allow-all-tools alone leaves path approvals in force: Copilot
+		// refuses a path outside the project in -p. A hook's allow got
+		// past that approval (measured on 1.0.102: gotk's rewrite of
+		// `cat /etc/hostname` ran), so gotk rewrites no such line.
+		agent: "copilot", name: "allow-all-tools-outside-paths",
+		setup: goModule,
+		calls: []permCall{
+			{"cat /etc/hostname", "--allow-all-tools, a path outside the project", Refused},
+			{"ls ../", "--allow-all-tools, the parent directory", Refused},
+			{"git status", "--allow-all-tools", Ran},
+		},
+	},
+	{
 		agent: "copilot", name: "allow-all-deny-tool",
 		setup: func(e *Env) {
 			goModule(e)

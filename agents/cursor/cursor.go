@@ -11,10 +11,11 @@ import (
 var noop = []byte(`{}`)
 
 // permissionOf maps a verdict to Cursor's permission field: "allow" when
-// Cursor's own allow rules cover the original command, "ask" otherwise
-// (Cursor does not enforce "ask" for preToolUse, and a hook's "allow" does
-// not get past its allowlist prompt either, so neither answer grants more
-// than Cursor's own rules). Deny and Passthrough answer `{}`.
+// Cursor's own allow rules cover the original command and its rewrite
+// alike, "ask" otherwise (Cursor does not enforce "ask" for preToolUse;
+// core/hosts/cursor rewrites only where Cursor's rules judge the rewrite
+// as the original, so neither answer grants more than Cursor's own
+// rules). Deny and Passthrough answer `{}`.
 var permissionOf = map[decision.Verdict]string{
 	decision.AllowRewrite: "allow",
 	decision.AskRewrite:   "ask",

@@ -19,6 +19,7 @@ import (
 var Host = &host.Def{
 	Name: "copilot", Title: "Copilot CLI",
 	Flags: &host.Flags{Is: host.IsProgram([]string{"copilot"}, "@github/copilot"), Parse: parseFlags},
+	Rules: Rules,
 	Agent: &agentconf.Agent{
 		Scopes: []agentconf.Scope{agentconf.Global, agentconf.Project}, HookBin: "gotk-hook-copilot",
 		Dirs:     func(e *agentconf.Env) []string { return []string{ConfDir(e)} },
@@ -58,17 +59,36 @@ func ConfDir(e *agentconf.Env) string { return e.DirFrom("COPILOT_HOME", ".copil
 
 // parseFlags reads Copilot CLI's --allow-all-tools (--allow-all, --yolo)
 // and counts --deny-tool / --deny-url as deny rules gotk cannot apply
-// itself.
+// itself. The options are commander.js's: `--` ends them, and an option
+// that takes a value takes the next argument whatever it is (`-p --yolo`
+// is the prompt "--yolo"), so an allow-all flag counts only behind an
+// argument gotk knows takes no value. A deny flag counts anywhere.
 func parseFlags(argv []string) host.Session {
 	var s host.Session
-	for _, a := range argv[1:] {
-		name, val, _ := strings.Cut(a, "=")
+	ended := false
+	for i, a := range argv[1:] {
+		name, val, hasVal := strings.Cut(a, "=")
 		switch name {
+		case "--":
+			ended = true
 		case "--allow-all-tools", "--allow-all", "--yolo":
-			s.AllowAll = true
+			if !ended && !hasVal && (i == 0 || !mayTakeValue(argv[i])) {
+				s.AllowAll = true
+			}
 		case "--deny-tool", "--deny-url":
 			s.Rules.Deny = append(s.Rules.Deny, val)
 		}
 	}
 	return s
+}
+
+// noValue are Copilot CLI options known to take no value.
+var noValue = map[string]bool{"--allow-all-tools": true, "--allow-all-paths": true, "--allow-all-urls": true, "--allow-all": true, "--yolo": true,
+	"--no-auto-update": true, "--disable-client-telemetry": true, "--silent": true, "-s": true, "--no-color": true, "--no-ask-user": true,
+	"--disallow-temp-dir": true, "--screen-reader": true, "--banner": true, "--experimental": true, "--continue": true}
+
+// mayTakeValue: arg is an option that may take the argument after it as
+// its value.
+func mayTakeValue(arg string) bool {
+	return strings.HasPrefix(arg, "-") && !strings.Contains(arg, "=") && !noValue[arg]
 }
