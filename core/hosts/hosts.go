@@ -55,7 +55,7 @@ var Others = []host.Row{
 	{Name: "Continue CLI", Install: "not supported", How: "it never calls its hooks", Proven: "—"},
 	{Name: "Grok CLI", Install: "not supported", How: "its hooks can only block a call", Proven: "—"},
 	{Name: "Kimi CLI", Install: "not supported", How: "it ignores a rewritten input", Proven: "—"},
-	{Name: "Tabnine CLI", Install: "not supported", How: "its hook format is unconfirmed, and the CLI is not on npm", Proven: "—"},
+	{Name: "Tabnine CLI", Install: "not supported", How: "its docs describe a Gemini-style BeforeTool rewrite, but the CLI is not on npm to prove it, and its permission rules are undocumented: a rewrite could walk past one gotk cannot read", Proven: "—"},
 }
 
 // ByName returns the named host, or nil.
