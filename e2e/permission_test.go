@@ -295,6 +295,23 @@ prefix_rule(pattern = ["git", "diff"], decision = "forbidden")
 		},
 	},
 	{
+		// Copilot CLI reads hooks from .claude/settings.json; Claude's
+		// permission rules there are not Copilot's: a deny in them leaves
+		// the command to Copilot's own rules, with gotk as without.
+		agent: "copilot", name: "claude-settings-rules",
+		setup: func(e *Env) {
+			goModule(e)
+			for _, dir := range []string{e.Project, e.Home} {
+				e.WriteFile(filepath.Join(dir, ".claude", "settings.json"), `{"permissions":{"deny":["Bash(git diff:*)","Bash(go build:*)"],"ask":["Bash(git log:*)"]}}`)
+			}
+		},
+		calls: []permCall{
+			{"git diff", "Bash(git diff:*) deny in .claude/settings.json", Ran},
+			{"go build ./...", "Bash(go build:*) deny in .claude/settings.json", Ran},
+			{"git log -3", "Bash(git log:*) ask in .claude/settings.json", Ran},
+		},
+	},
+	{
 		agent: "copilot", name: "allow-all-deny-tool",
 		setup: func(e *Env) {
 			goModule(e)
