@@ -51,8 +51,9 @@ type Agent struct {
 	// lock is the folder of the agent's own package-lock.json ("": the
 	// main one), for an agent that needs another Node (OpenClaw).
 	lock string
-	// optIn: the agent runs only where GOTK_E2E_AGENTS names it (one
-	// OpenClaw run takes minutes).
+	// optIn: the agent runs its whole suite only where GOTK_E2E_AGENTS
+	// names it (one OpenClaw run takes minutes); a default run gives it
+	// the contract's cases alone (ContractAgents).
 	optIn bool
 }
 
@@ -403,6 +404,23 @@ func SelectedAgents() []*Agent {
 		}
 	}
 	return out
+}
+
+// ContractAgents is SelectedAgents, plus, in a default run, the opt-in
+// agents: the cases that prove the contract (compact output, passthrough,
+// a broken gotk never blocks, permission parity) run every agent in
+// make e2e, however slow its start.
+func ContractAgents() []*Agent {
+	if os.Getenv(EnvAgents) != "" {
+		return SelectedAgents()
+	}
+	return slices.Clone(Agents)
+}
+
+// contractOnly: a default run of an opt-in agent, which runs the
+// contract's cases alone and the first of several variants.
+func (a *Agent) contractOnly() bool {
+	return a.optIn && os.Getenv(EnvAgents) == ""
 }
 
 // editJSON reads the JSON object at path (or {}), lets edit change it, and

@@ -21,7 +21,7 @@ var gitStatusHints = []string{`(use "git add <file>..."`, `(use "git restore <fi
 // changed file.
 func TestGotkGitStatus(t *testing.T) {
 	RequireEnabled(t)
-	for _, a := range SelectedAgents() {
+	for _, a := range ContractAgents() {
 		t.Run(a.Name, func(t *testing.T) {
 			bin := RequireGotk(t, a)
 			e := NewEnv(t, a, fakemodel.Script{Commands: []string{"git status"}})
@@ -52,7 +52,7 @@ func TestGotkGitStatus(t *testing.T) {
 func TestGotkPassthrough(t *testing.T) {
 	RequireEnabled(t)
 	script := fakemodel.Script{Commands: []string{"echo hi", "git log > out.txt"}}
-	for _, a := range SelectedAgents() {
+	for _, a := range ContractAgents() {
 		t.Run(a.Name, func(t *testing.T) {
 			bin := RequireGotk(t, a)
 

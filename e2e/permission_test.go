@@ -339,7 +339,7 @@ func codexOnRequest(e *Env) {
 
 func TestPermissionParity(t *testing.T) {
 	RequireEnabled(t)
-	for _, a := range SelectedAgents() {
+	for _, a := range ContractAgents() {
 		for _, c := range permCases {
 			if c.agent != a.Name {
 				continue

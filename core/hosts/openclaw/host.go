@@ -45,7 +45,7 @@ var Host = &host.Def{
 		},
 	},
 	Table: host.Row{Install: "(then `openclaw plugins enable gotk`)", How: "plugin `before_tool_call` asking `gotk rewrite --json`; rewrites only where its exec policy checks no command",
-		Proven: "yes, 2026.9.6 (`agent --local`; opt-in: minutes per run)"},
+		Proven: "yes, 2026.9.6 (`agent --local`)"},
 }
 
 // Dir is OpenClaw's state directory: $OPENCLAW_STATE_DIR, else ~/.openclaw.
