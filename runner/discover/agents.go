@@ -54,6 +54,7 @@ var agents = []agent{
 	{name: "opencode", host: "opencode", find: opencodeFiles, read: readOpenCode},
 	{name: "pi", host: "pi", find: piFiles, read: readPi},
 	{name: "auggie", host: "auggie", find: auggieFiles, read: readAuggie},
+	{name: "openclaw", host: "openclaw", find: openclawFiles, read: readOpenClaw},
 }
 
 // AgentNames lists the agents discover reads, in order.

@@ -38,8 +38,11 @@ type piLine struct {
 		Content    json.RawMessage `json:"content"`
 		ToolCallID string          `json:"toolCallId"`
 		IsError    bool            `json:"isError"`
-		Model      string          `json:"model"`
-		Usage      *struct {
+		// Details is a tool's own result: OpenClaw's exec gives its exit
+		// code and directory (see piDetails); other tools, anything.
+		Details json.RawMessage `json:"details"`
+		Model   string          `json:"model"`
+		Usage   *struct {
 			Input      int64 `json:"input"`
 			Output     int64 `json:"output"`
 			CacheRead  int64 `json:"cacheRead"`
@@ -49,67 +52,99 @@ type piLine struct {
 }
 
 func readPi(path string, s *scan) {
-	pending := map[string]*Call{}
-	session, cwd := strings.TrimSuffix(filepath.Base(path), ".jsonl"), ""
-	s.lines(path, func(line []byte) bool {
-		var l piLine
-		if !decode(line, &l) {
+	r := newPiReader(s, "bash", strings.TrimSuffix(filepath.Base(path), ".jsonl"))
+	s.lines(path, r.line)
+}
+
+// piReader reads Pi's session entries, one at a time: Pi's JSONL lines,
+// and OpenClaw's transcript rows (its sessions are Pi's format).
+type piReader struct {
+	s *scan
+	// tool is the shell tool's name: Pi's bash, OpenClaw's exec.
+	tool         string
+	session, cwd string
+	pending      map[string]*Call
+}
+
+func newPiReader(s *scan, tool, session string) *piReader {
+	return &piReader{s: s, tool: tool, session: session, pending: map[string]*Call{}}
+}
+
+// line reads one entry; false when it is not one (malformed).
+func (r *piReader) line(line []byte) bool {
+	s := r.s
+	var l piLine
+	if !decode(line, &l) {
+		return false
+	}
+	if !piKnown()[l.Type] {
+		s.unknown()
+		return true
+	}
+	if l.Type == "session" {
+		r.session, r.cwd = l.ID, l.Cwd
+		return true
+	}
+	if l.Type == "compaction" {
+		s.sess.compacted()
+	}
+	m := l.Message
+	if l.Type != "message" || m == nil {
+		return true
+	}
+	switch m.Role {
+	case "assistant":
+		if u := m.Usage; u != nil {
+			s.sess.request(l.ID, m.Model, parseTime(l.Timestamp),
+				Usage{Input: u.Input, CacheWrite: u.CacheWrite, CacheRead: u.CacheRead, Output: u.Output})
+		}
+		var blocks []struct {
+			Type      string `json:"type"`
+			ID        string `json:"id"`
+			Name      string `json:"name"`
+			Arguments struct {
+				Command string `json:"command"`
+			} `json:"arguments"`
+		}
+		if len(m.Content) == 0 || m.Content[0] != '[' {
+			return true
+		}
+		if json.Unmarshal(m.Content, &blocks) != nil {
 			return false
 		}
-		if !piKnown()[l.Type] {
-			s.unknown()
+		for _, b := range blocks {
+			if b.Type == "toolCall" && b.Name == r.tool {
+				r.pending[b.ID] = &Call{Session: r.session, Cwd: r.cwd, Start: parseTime(l.Timestamp),
+					Command: b.Arguments.Command, Exit: -1}
+			}
+		}
+	case "toolResult":
+		c := r.pending[m.ToolCallID]
+		if c == nil {
 			return true
 		}
-		if l.Type == "session" {
-			session, cwd = l.ID, l.Cwd
-			return true
+		delete(r.pending, m.ToolCallID)
+		c.End = parseTime(l.Timestamp)
+		c.Output = textBlocks(m.Content)
+		if m.IsError {
+			c.Exit = 1
 		}
-		if l.Type == "compaction" {
-			s.sess.compacted()
+		var d piDetails
+		if len(m.Details) > 0 && json.Unmarshal(m.Details, &d) == nil {
+			if d.ExitCode != nil {
+				c.Exit = *d.ExitCode
+			}
+			if d.Cwd != "" && filepath.IsAbs(d.Cwd) {
+				c.Cwd = d.Cwd
+			}
 		}
-		m := l.Message
-		if l.Type != "message" || m == nil {
-			return true
-		}
-		switch m.Role {
-		case "assistant":
-			if u := m.Usage; u != nil {
-				s.sess.request(l.ID, m.Model, parseTime(l.Timestamp),
-					Usage{Input: u.Input, CacheWrite: u.CacheWrite, CacheRead: u.CacheRead, Output: u.Output})
-			}
-			var blocks []struct {
-				Type      string `json:"type"`
-				ID        string `json:"id"`
-				Name      string `json:"name"`
-				Arguments struct {
-					Command string `json:"command"`
-				} `json:"arguments"`
-			}
-			if len(m.Content) == 0 || m.Content[0] != '[' {
-				return true
-			}
-			if json.Unmarshal(m.Content, &blocks) != nil {
-				return false
-			}
-			for _, b := range blocks {
-				if b.Type == "toolCall" && b.Name == "bash" {
-					pending[b.ID] = &Call{Session: session, Cwd: cwd, Start: parseTime(l.Timestamp),
-						Command: b.Arguments.Command, Exit: -1}
-				}
-			}
-		case "toolResult":
-			c := pending[m.ToolCallID]
-			if c == nil {
-				return true
-			}
-			delete(pending, m.ToolCallID)
-			c.End = parseTime(l.Timestamp)
-			c.Output = textBlocks(m.Content)
-			if m.IsError {
-				c.Exit = 1
-			}
-			s.emitCall(c)
-		}
-		return true
-	})
+		s.emitCall(c)
+	}
+	return true
+}
+
+// piDetails is what OpenClaw's exec records of a run beside its output.
+type piDetails struct {
+	ExitCode *int   `json:"exitCode"`
+	Cwd      string `json:"cwd"`
 }
