@@ -79,7 +79,7 @@ type discoverJSON struct {
 }
 
 // discoverReads are the agents whose transcripts gotk discover reads.
-var discoverReads = map[string]bool{"claude": true, "codex": true, "gemini": true, "copilot": true, "opencode": true, "pi": true, "auggie": true}
+var discoverReads = map[string]bool{"claude": true, "codex": true, "gemini": true, "copilot": true, "opencode": true, "pi": true, "auggie": true, "openclaw": true}
 
 func TestDiscover(t *testing.T) {
 	RequireEnabled(t)
