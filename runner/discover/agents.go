@@ -149,6 +149,7 @@ func (s *scan) context(key, id string) {
 
 func (s *scan) malformed() { s.stats.Malformed++; s.stats.Skipped++ }
 func (s *scan) unknown()   { s.stats.Unknown++; s.stats.Skipped++ }
+func (s *scan) oversized() { s.stats.Oversized++; s.stats.Skipped++ }
 
 // lines reads a JSONL file, calling fn with each non-empty line; fn
 // returns false for a line it could not read (counted as malformed).

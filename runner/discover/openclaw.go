@@ -1,15 +1,11 @@
 package discover
 
 import (
-	"database/sql"
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
-	"github.com/gotk-dev/gotk/core/regfile"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -61,23 +57,8 @@ var zstdDecoder = sync.OnceValues(func() (*zstd.Decoder, error) {
 })
 
 func readOpenClaw(path string, s *scan) {
-	// SQLite would wait on a FIFO and read a device as a database.
-	f, err := regfile.Open(path)
-	if err != nil {
-		s.stats.Unreadable = append(s.stats.Unreadable, oneLine(err.Error()))
-		return
-	}
-	f.Close()
-	dsn := "file:" + filepath.ToSlash(path) + "?mode=ro&_pragma=busy_timeout(5000)"
-	if _, err := os.Stat(path + "-wal"); errors.Is(err, fs.ErrNotExist) {
-		// OpenClaw is not running: read the file as it is, without
-		// creating -wal and -shm beside it.
-		dsn += "&immutable=1"
-	}
-	// the "sqlite" driver: package store/driver, linked into gotk-report
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		s.stats.Unreadable = append(s.stats.Unreadable, path+": "+oneLine(err.Error()))
+	db := s.openDB(path)
+	if db == nil {
 		return
 	}
 	defer db.Close()
@@ -107,8 +88,7 @@ func readOpenClaw(path string, s *scan) {
 			continue
 		}
 		if size > MaxLine {
-			s.stats.Oversized++
-			s.stats.Skipped++
+			s.oversized()
 			continue
 		}
 		if event == nil {

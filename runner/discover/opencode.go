@@ -78,23 +78,8 @@ type opencodePart struct {
 }
 
 func readOpenCode(path string, s *scan) {
-	// SQLite would wait on a FIFO and read a device as a database.
-	f, err := regfile.Open(path)
-	if err != nil {
-		s.stats.Unreadable = append(s.stats.Unreadable, oneLine(err.Error()))
-		return
-	}
-	f.Close()
-	dsn := "file:" + filepath.ToSlash(path) + "?mode=ro&_pragma=busy_timeout(5000)"
-	if _, err := os.Stat(path + "-wal"); errors.Is(err, fs.ErrNotExist) {
-		// OpenCode is not running (its WAL goes with its last connection):
-		// read the file as it is, without creating -wal and -shm beside it.
-		dsn += "&immutable=1"
-	}
-	// the "sqlite" driver: package store/driver, linked into gotk-report
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		s.stats.Unreadable = append(s.stats.Unreadable, path+": "+oneLine(err.Error()))
+	db := s.openDB(path)
+	if db == nil {
 		return
 	}
 	defer db.Close()
@@ -134,8 +119,7 @@ func readOpenCode(path string, s *scan) {
 			continue
 		}
 		if size > MaxLine {
-			s.stats.Oversized++
-			s.stats.Skipped++
+			s.oversized()
 			continue
 		}
 		var p opencodePart
@@ -208,4 +192,29 @@ func opencodeModel(db *sql.DB, message string) string {
 	var m string
 	_ = db.QueryRow(`SELECT COALESCE(json_extract(data, '$.modelID'), '') FROM message WHERE id = ?`, message).Scan(&m)
 	return m
+}
+
+// openDB opens an agent's SQLite database read-only, or records why it
+// could not (nil). The agent may be writing it meanwhile (WAL mode).
+func (s *scan) openDB(path string) *sql.DB {
+	// SQLite would wait on a FIFO and read a device as a database.
+	f, err := regfile.Open(path)
+	if err != nil {
+		s.stats.Unreadable = append(s.stats.Unreadable, oneLine(err.Error()))
+		return nil
+	}
+	f.Close()
+	dsn := "file:" + filepath.ToSlash(path) + "?mode=ro&_pragma=busy_timeout(5000)"
+	if _, err := os.Stat(path + "-wal"); errors.Is(err, fs.ErrNotExist) {
+		// The agent is not running (its WAL goes with its last connection):
+		// read the file as it is, without creating -wal and -shm beside it.
+		dsn += "&immutable=1"
+	}
+	// the "sqlite" driver: package store/driver, linked into gotk-report
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		s.stats.Unreadable = append(s.stats.Unreadable, path+": "+oneLine(err.Error()))
+		return nil
+	}
+	return db
 }
