@@ -23,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite the fixtures' expected reports 
 // log of that run; report.json and report.txt are the expected reports
 // (go test -run TestFixtures -update rewrites them; review the diff).
 
-var fixtureAgents = []string{"claude", "codex", "gemini", "copilot", "opencode", "pi", "auggie"}
+var fixtureAgents = []string{"claude", "codex", "gemini", "copilot", "opencode", "pi", "auggie", "openclaw"}
 
 // rewritten are the script's commands gotk's hooks rewrite.
 var rewritten = []string{"git status", "git log", "git diff", "ls"}
@@ -157,14 +157,15 @@ func checkRun(t *testing.T, agent string, rep *Report, withGotk bool) {
 
 // TestThroughGotkNotMissed: a run that went through gotk is not counted
 // as missed. Claude, Codex, Gemini and OpenCode record the rewrite in the
-// transcript, so the transcript alone proves it; Copilot CLI and Pi do
-// not, and there gotk's run log is what proves it — without the log their
-// gotk runs look raw, and are reported so, never guessed.
+// transcript, so the transcript alone proves it; Copilot CLI, Pi, Auggie
+// and OpenClaw do not, and there gotk's run log is what proves it —
+// without the log their gotk runs look raw, and are reported so, never
+// guessed.
 func TestThroughGotkNotMissed(t *testing.T) {
 	for _, agent := range fixtureAgents {
 		dir := filepath.Join("testdata", agent, "gotk")
 		rep := scanFixture(t, agent, dir, nil, false)
-		recorded := agent != "copilot" && agent != "pi" && agent != "auggie"
+		recorded := agent != "copilot" && agent != "pi" && agent != "auggie" && agent != "openclaw"
 		piped := pipedMissed(agent)
 		switch {
 		case recorded && (rep.Through.Count != 4 || rep.MissedTotal.Count != piped):

@@ -14,7 +14,9 @@ import (
 // the real Copilot CLI and OpenCode transcripts adds up to the totals the
 // CLIs themselves keep beside them — Copilot CLI's session.shutdown
 // modelMetrics (its inputTokens count the cached ones), OpenCode's session
-// row (tokens_input uncached, tokens_output without the reasoning).
+// row (tokens_input uncached, tokens_output without the reasoning),
+// OpenClaw's session entry (session_nodes.entry_json: inputTokens
+// uncached).
 func TestUsageMatchesTheAgentsTotals(t *testing.T) {
 	for _, kind := range []string{"raw", "gotk", "refused"} {
 		dir := filepath.Join("testdata", "copilot", kind)
@@ -30,6 +32,35 @@ func TestUsageMatchesTheAgentsTotals(t *testing.T) {
 			t.Errorf("opencode %s: read %+v, the CLI's own totals %+v", kind, got, want)
 		}
 	}
+	for _, kind := range []string{"raw", "gotk"} {
+		dir := filepath.Join("testdata", "openclaw", kind)
+		want := openclawTotals(t, dir)
+		if got := scanFixture(t, "openclaw", dir, nil, false).Sessions.Usage; got != want || got.Read() == 0 {
+			t.Errorf("openclaw %s: read %+v, the CLI's own totals %+v", kind, got, want)
+		}
+	}
+}
+
+// openclawTotals are the totals OpenClaw keeps in its session entry, and
+// the number of its assistant messages (left uncompressed: they are small).
+func openclawTotals(t *testing.T, dir string) Usage {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "home", ".openclaw", "agents", "main", "agent", "openclaw-agent.sqlite")+"?mode=ro&immutable=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var u Usage
+	if err := db.QueryRow(`SELECT SUM(json_extract(entry_json, '$.inputTokens')), SUM(json_extract(entry_json, '$.outputTokens')),
+		SUM(json_extract(entry_json, '$.cacheRead')), SUM(json_extract(entry_json, '$.cacheWrite')) FROM session_nodes`).
+		Scan(&u.Input, &u.Output, &u.CacheRead, &u.CacheWrite); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.QueryRow(`SELECT COUNT(*) FROM transcript_events WHERE json_extract(event_json, '$.message.role') = 'assistant'
+		AND json_extract(event_json, '$.message.usage') IS NOT NULL`).Scan(&u.Requests); err != nil {
+		t.Fatal(err)
+	}
+	return u
 }
 
 func copilotTotals(t *testing.T, dir string) Usage {
@@ -197,14 +228,7 @@ func opencodeTool(cmd, out string) string {
 func opencodeDB(t *testing.T, rows []opencodeRow) string {
 	t.Helper()
 	home := t.TempDir()
-	path := filepath.Join(home, ".local", "share", "opencode", "opencode.db")
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := createDB(t, filepath.Join(home, ".local", "share", "opencode", "opencode.db"))
 	defer db.Close()
 	exec := func(q string, args ...any) {
 		t.Helper()
@@ -223,4 +247,17 @@ func opencodeDB(t *testing.T, rows []opencodeRow) string {
 		exec(`INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)`, fmt.Sprintf("prt_%03d", i), r.message, r.session, at, at, r.data)
 	}
 	return home
+}
+
+// createDB creates a SQLite database at path, and its directories.
+func createDB(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
 }
