@@ -19,7 +19,7 @@ import (
 type discoverCmd struct {
 	Since      string `default:"30d" placeholder:"DURATION|DATE" help:"Only calls since then: 7d, 2w, 36h, 2026-01-31, or all (default 30d)."`
 	Project    string `placeholder:"DIR" help:"Only commands run in DIR or below it."`
-	Agent      string `placeholder:"NAME" help:"Only this agent (claude, codex, gemini, copilot, opencode, pi, auggie; a comma-separated list works)."`
+	Agent      string `placeholder:"NAME" help:"Only this agent (claude, codex, gemini, copilot, opencode, pi, auggie, openclaw; a comma-separated list works)."`
 	Limit      int    `default:"15" help:"Rows per list (0: all)."`
 	JSON       bool   `name:"json" help:"Print JSON (a stable contract: README.md)."`
 	ShowOutput bool   `help:"Also print recorded output text (never printed otherwise)."`

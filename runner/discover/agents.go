@@ -80,7 +80,7 @@ func Files(agent string, e Env) []string {
 // Stats counts what a scan read.
 type Stats struct {
 	Files   int `json:"files"`
-	Records int `json:"records"` // lines (rows, for OpenCode's database) read
+	Records int `json:"records"` // lines (rows, for OpenCode's and OpenClaw's databases) read
 	// Skipped = Malformed + Unknown + Oversized: records that were not read.
 	Skipped   int `json:"skipped"`
 	Malformed int `json:"malformed"` // not JSON, or cut off (a file being written)
