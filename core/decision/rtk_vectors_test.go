@@ -105,9 +105,7 @@ func rtkPrefixMatrix() []rtkVector {
 	for _, g := range grammar {
 		prefixes = append(prefixes, g, "ls && "+g)
 	}
-	for _, lead := range []string{"ls && ", "ls; ", "ls | ", "ls & "} {
-		prefixes = append(prefixes, lead)
-	}
+	prefixes = append(prefixes, "ls && ", "ls; ", "ls | ", "ls & ")
 	vs := make([]rtkVector, len(prefixes))
 	for i, p := range prefixes {
 		vs[i] = rtkVector{Source: "src/hooks/permissions.rs#test_no_prefix_construct_can_hide_a_denied_command", Agent: "claude",

@@ -130,7 +130,7 @@ func modelReachesBlock(t *testing.T, dir, line string, status uint8) (blocked, o
 				if status == 0 {
 					return nil
 				}
-				return interp.NewExitStatus(status)
+				return interp.ExitStatus(status)
 			}
 		}),
 	)

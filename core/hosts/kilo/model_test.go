@@ -152,7 +152,7 @@ func kiloCall(line, proj string) (patterns []string, external, ok bool) {
 func kiloMaskedRedirect(r *syntax.Redirect) bool {
 	w := r.Word.Lit()
 	switch r.Op {
-	case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrIn:
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll, syntax.RdrIn:
 		return w == "/dev/null"
 	case syntax.DplOut, syntax.DplIn:
 		return w == "-" || regexp.MustCompile(`^[0-9]+$`).MatchString(w)
