@@ -12,4 +12,7 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
-require golang.org/x/tools v0.52.0 // indirect
+require (
+	golang.org/x/term v0.45.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
+)
