@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -116,6 +117,9 @@ func modelReachesBlock(t *testing.T, dir, line string, status uint8) (blocked, o
 	if err != nil {
 		return false, false
 	}
+	// the handler runs on the interpreter's goroutines (a pipeline's
+	// stages, a background job), which may outlive a timed-out run
+	var reached atomic.Bool
 	r, err := interp.New(
 		interp.StdIO(strings.NewReader(""), io.Discard, io.Discard),
 		interp.Dir(dir),
@@ -126,7 +130,9 @@ func modelReachesBlock(t *testing.T, dir, line string, status uint8) (blocked, o
 		}),
 		interp.ExecHandlers(func(interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			return func(_ context.Context, args []string) error {
-				blocked = blocked || modelBlocked(args)
+				if modelBlocked(args) {
+					reached.Store(true)
+				}
 				if status == 0 {
 					return nil
 				}
@@ -140,7 +146,7 @@ func modelReachesBlock(t *testing.T, dir, line string, status uint8) (blocked, o
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	r.Run(ctx, f)
-	return blocked, ctx.Err() == nil
+	return reached.Load(), ctx.Err() == nil
 }
 
 // crushModel is what Crush does with cmd, given whether a hook allowed it.
