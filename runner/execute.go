@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/gotk-dev/gotk/runner/tokens"
 	"io"
 	"os"
 	"runtime/debug"
@@ -181,12 +182,13 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	rawN := int64(len(plain.stdout) + len(plain.stderr))
 	shownN := int64(len(shown.Stdout) + len(shown.Stderr))
 	run.RawBytes = rawN
-	if rerr == nil && shownN < rawN && a.repeated(a.runKey(argv, base.Dir)) {
+	fewer := rerr == nil && tokens.Fewer([][]byte{shown.Stdout, shown.Stderr}, [][]byte{plain.stdout, plain.stderr})
+	if fewer && a.repeated(a.runKey(argv, base.Dir)) {
 		shown = a.retryOutput(plain, in)
 		shownN = int64(len(shown.Stdout) + len(shown.Stderr))
 		run.Mode = modeRepeat
 	}
-	if run.Mode != modeRepeat && (rerr != nil || shownN >= rawN) {
+	if run.Mode != modeRepeat && !fewer {
 		// Never worse: a failed or longer rendering prints the command's
 		// own output (in its own format, not the one gotk asked for).
 		run.Mode, run.Shown = modeFallback, rawN

@@ -4,6 +4,7 @@ import (
 	"github.com/gotk-dev/gotk/core/registry"
 	"github.com/gotk-dev/gotk/runner/filter"
 	"github.com/gotk-dev/gotk/runner/store"
+	"github.com/gotk-dev/gotk/runner/tokens"
 	"github.com/gotk-dev/gotk/runner/window"
 )
 
@@ -31,7 +32,7 @@ func (a *app) finishWindowed(run store.Run, plain plainText, shown filter.Output
 	if rerr == nil {
 		out, ok = window.Fit(compact, rawWin, a.win, recall, every, a.win.Apply(plain.stdout), a.win.Apply(plain.stderr))
 	}
-	if ok && len(out)+len(side) >= len(rawWin)+len(rawSide) {
+	if ok && !tokens.Fewer([][]byte{out, side}, [][]byte{rawWin, rawSide}) {
 		ok = false
 	}
 	run.Mode = modeFiltered

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/gotk-dev/gotk/runner/tokens"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -135,7 +136,7 @@ func render(c corpusCase) (out Output, shown []byte, err error) {
 		return out, rawBoth, err
 	}
 	both := append(append([]byte{}, out.Stdout...), out.Stderr...)
-	if len(both) >= len(rawBoth) {
+	if !tokens.Fewer([][]byte{out.Stdout, out.Stderr}, [][]byte{c.stdout, c.stderr}) {
 		return out, rawBoth, nil
 	}
 	return out, both, nil

@@ -145,11 +145,18 @@ func BenchmarkSessionLines(b *testing.B) {
 			b.Fatal(err)
 		}
 		var n, nRew, raw, rawRew, got, gotRew, facts, kept int
+		// the rewritten lines by kind: runs whose windows gotk fits to
+		// their failures, and the rest (listings, logs, diffs: every line
+		// of the raw window is a fact)
+		var nRun, rawRun, gotRun int
 		for _, s := range lines {
 			r, g := countTokens(b, enc, s.rawWin), countTokens(b, enc, s.got)
 			n, raw, got, facts, kept = n+1, raw+r, got+g, facts+s.facts, kept+s.kept
 			if s.rewritten {
 				nRew, rawRew, gotRew = nRew+1, rawRew+r, gotRew+g
+				if !every(s.c) {
+					nRun, rawRun, gotRun = nRun+1, rawRun+r, gotRun+g
+				}
 			}
 		}
 		pct := func(a, b int) float64 {
@@ -163,6 +170,8 @@ func BenchmarkSessionLines(b *testing.B) {
 		fmt.Printf("%-22s %6s %10s %10s %9s\n", "", "lines", "raw tok", "recv tok", "received")
 		fmt.Printf("%-22s %6d %10d %10d %8.1f%%\n", "all", n, raw, got, pct(got, raw))
 		fmt.Printf("%-22s %6d %10d %10d %8.1f%%\n", "rewritten", nRew, rawRew, gotRew, pct(gotRew, rawRew))
+		fmt.Printf("%-22s %6d %10d %10d %8.1f%%\n", "  tests, builds, lint", nRun, rawRun, gotRun, pct(gotRun, rawRun))
+		fmt.Printf("%-22s %6d %10d %10d %8.1f%%\n", "  listings, logs, vcs", nRew-nRun, rawRew-rawRun, gotRew-gotRun, pct(gotRew-gotRun, rawRew-rawRun))
 		fmt.Printf("rewritten lines carry %.1f%% of the raw tokens; facts of the raw windows kept: %d of %d\n\n", pct(rawRew, raw), kept, facts)
 	})
 	for b.Loop() {
@@ -185,4 +194,33 @@ func every(c corpusCase) bool {
 		return false
 	}
 	return true
+}
+
+// TestNeverMoreTokens: wherever gotk prints its compact form instead of
+// the raw output — a whole run, or a run fitted to an agent's window —,
+// it costs the model fewer o200k tokens than the raw output would have.
+// Fewer bytes is not enough: rules of box-drawing characters and aligned
+// columns are cheap in tokens, so a compact form with fewer bytes could
+// cost more (the runner decides by tokens.Fewer, an estimate).
+func TestNeverMoreTokens(t *testing.T) {
+	enc, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(name string, shown, raw []byte) {
+		if string(shown) == string(raw) {
+			return
+		}
+		if s, r := countTokens(t, enc, shown), countTokens(t, enc, raw); s >= r {
+			t.Errorf("%s: prints %d tokens where the raw output is %d", name, s, r)
+		}
+	}
+	for _, c := range loadCorpus(t) {
+		if _, shown, err := render(c); err == nil {
+			check(c.name, shown, c.plain())
+		}
+	}
+	for _, s := range sessionLines(t) {
+		check(s.line, s.got, s.rawWin)
+	}
 }

@@ -2,6 +2,7 @@ package window
 
 import (
 	"fmt"
+	"github.com/gotk-dev/gotk/runner/tokens"
 	"path"
 	"regexp"
 	"strings"
@@ -39,11 +40,11 @@ func Fit(compact, rawWin []byte, w Window, recall string, every bool, rawFacts .
 	}
 	facts := append([][]byte{rawWin}, rawFacts...)
 	out = compact
-	if Lines(compact) > w.N || len(compact) > len(rawWin) {
+	if Lines(compact) > w.N || !tokens.Fewer([][]byte{compact}, [][]byte{rawWin}) {
 		out = choose(compact, facts, w, recall, len(rawWin))
 	}
 	whole := len(out) == len(compact) && (mark == "" || !strings.Contains(string(compact), mark))
-	if out == nil || len(out) > len(rawWin) || Lines(out) > w.N {
+	if out == nil || !tokens.Fewer([][]byte{out}, [][]byte{rawWin}) || Lines(out) > w.N {
 		return nil, false
 	}
 	// Once lines are left out, a line of the raw window the filter itself
