@@ -10,6 +10,7 @@ import (
 	"github.com/gotk-dev/gotk/core/decision"
 	"github.com/gotk-dev/gotk/core/host"
 	"github.com/gotk-dev/gotk/core/permission"
+	"github.com/gotk-dev/gotk/core/permission/permissiontest"
 )
 
 // The host-model property tests (<host>_model_test.go) hold gotk's whole
@@ -19,19 +20,16 @@ import (
 // gotk's answer. Outcomes the model does not cover are outUnknown and
 // never compared.
 
-// outcome is what the host does with a command.
-type outcome int
+// outcome is what the host does with a command (the shared type of every
+// host's model test).
+type outcome = permissiontest.Outcome
 
 const (
-	outUnknown outcome = iota
-	outRun             // runs it without asking
-	outAsk             // asks the user
-	outDeny            // refuses it
+	outUnknown = permissiontest.OutUnknown
+	outRun     = permissiontest.OutRun
+	outAsk     = permissiontest.OutAsk
+	outDeny    = permissiontest.OutDeny
 )
-
-func (o outcome) String() string {
-	return [...]string{"unknown", "run", "ask", "deny"}[o]
-}
 
 // modelCase is one generated configuration of a host.
 type modelCase struct {
