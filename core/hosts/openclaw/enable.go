@@ -140,6 +140,25 @@ func notWorkspace(e *agentconf.Env, cfg map[string]any, path string) []agentconf
 	}}
 }
 
+// outsideWorkspace reports whether OpenClaw's config (or its absence)
+// shows that the project in e.Cwd is none of its agent workspaces.
+func outsideWorkspace(e *agentconf.Env) bool {
+	env := e.Perm()
+	path := Config(env)
+	var cfg map[string]any
+	b, err := env.Read(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return false
+	default:
+		if cfg, err = parseConfig(b); err != nil || hasKey(cfg, "$include") {
+			return false
+		}
+	}
+	return notWorkspace(e, cfg, path) != nil
+}
+
 // collect appends every string member named key anywhere in v to out.
 func collect(v any, key string, out *[]string) {
 	switch t := v.(type) {

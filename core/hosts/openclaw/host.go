@@ -46,8 +46,8 @@ var Host = &host.Def{
 		Inactive: Inactive,
 		Notes: func(e *agentconf.Env, s agentconf.Scope) []string {
 			enable := "OpenClaw loads a discovered plugin into agent runs only once enabled: run `openclaw plugins enable gotk` (then `openclaw gateway restart` for a running Gateway)."
-			if s == agentconf.Project {
-				return []string{"OpenClaw looks for workspace plugins only in its agent's workspace, not in the directory it is started from: set agents.defaults.workspace (or the agent's workspace) in " + Config(e.Perm()) + " to " + e.Cwd + ".", enable}
+			if s == agentconf.Project && outsideWorkspace(e) {
+				return []string{"OpenClaw looks for workspace plugins only in its agent's workspace, not in the directory it runs in, and this project is not it: set agents.defaults.workspace (or the agent's workspace) in " + Config(e.Perm()) + " to " + e.Cwd + ".", enable}
 			}
 			return []string{enable}
 		},
