@@ -141,11 +141,12 @@ func choose(compact []byte, raws [][]byte, w Window, recall string, size int) []
 		return compact // nothing left out: no cap line
 	}
 	var b strings.Builder
-	// The cap line goes before the summary, and before the heading the
-	// summary sits under.
-	first := len(lines) - summary
-	if h := heading[first]; h >= 0 && keep[h] {
-		first = h
+	// The cap line stands where the last lines were left out (before the
+	// summary when they were right above it), so it never splits a run
+	// of lines kept whole.
+	first := len(lines)
+	for i := len(lines) - 1; i >= 0 && keep[i]; i-- {
+		first = i
 	}
 	for i, l := range lines {
 		if i == first {
@@ -157,6 +158,9 @@ func choose(compact []byte, raws [][]byte, w Window, recall string, size int) []
 				b.WriteByte('\n')
 			}
 		}
+	}
+	if first == len(lines) {
+		b.WriteString(capLine(len(lines) - kept))
 	}
 	return []byte(b.String())
 }

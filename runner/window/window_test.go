@@ -170,3 +170,31 @@ func TestNamedWordsHold(t *testing.T) {
 		t.Error("service/worker-metrics not held by the line that names it")
 	}
 }
+
+// TestCapLineWhereLinesWereLeftOut: the line naming what was left out
+// stands where the lines were left out: not at the top, nor inside a list
+// kept whole (as placing it before the summary's last lines once did).
+func TestCapLineWhereLinesWereLeftOut(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Running 5 tests using 1 worker\n  ✘ x_test.go:9 TestA\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "    trace frame %d of the long call\n", i)
+	}
+	b.WriteString("  3 failed\n    [a] x_test.go:1 TestA\n    [b] x_test.go:2 TestB\n    [c] x_test.go:3 TestC\n  2 passed\n")
+	compact := []byte(b.String())
+	raw := append(bytes.Repeat([]byte("=== RUN   TestSomethingWithAVeryLongNameIndeed/and_a_subtest_with_parameters_one_two_three_four_five_six_seven_eight_nine_ten_eleven_twelve_thirteen_fourteen_fifteen_sixteen\n"), 40), "  3 failed\n    [a] x_test.go:1 TestA\n    [b] x_test.go:2 TestB\n    [c] x_test.go:3 TestC\n  2 passed\n"...)
+	w := Window{Tail: true, N: 10}
+	out, ok := Fit(compact, w.Apply(raw), w, "gotk recall abc123", false)
+	if !ok {
+		t.Fatalf("not fitted:\n%s", out)
+	}
+	got := string(out)
+	list := "  3 failed\n    [a] x_test.go:1 TestA\n    [b] x_test.go:2 TestB\n    [c] x_test.go:3 TestC\n  2 passed\n"
+	if !strings.HasSuffix(got, list) {
+		t.Errorf("the list is split or lost:\n%s", got)
+	}
+	i, from, to := strings.Index(got, "more lines to fit"), strings.Index(got, "frame 0 "), strings.Index(got, "frame 29 ")
+	if i < 0 || from < 0 || to < 0 || i < from || i > to {
+		t.Errorf("the cap line is not where frames 1-28 were left out:\n%s", got)
+	}
+}
