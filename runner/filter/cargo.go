@@ -2,6 +2,7 @@ package filter
 
 import (
 	"fmt"
+	"github.com/gotk-dev/gotk/runner/window"
 	"strings"
 )
 
@@ -142,10 +143,6 @@ func dropFailureList(ls []string) []string {
 	return out
 }
 
-// rustStdFrame is the location line of a backtrace frame in Rust's own
-// standard library (core, alloc, std), under /rustc/<commit>/library.
-var rustStdFrame = lazy(`^\s+at /rustc/[0-9a-f]+/library/`)
-
 // foldRustFrames drops backtrace frames located in Rust's standard library
 // (the frame line and its location), keeping the panic message and every
 // frame in the user's crates; a note per backtrace names what went.
@@ -167,7 +164,7 @@ func foldRustFrames(ls []string, in Input) []string {
 			continue
 		}
 		if inTrace && rustFrameNum.MatchString(l) {
-			if i+1 < len(ls) && rustStdFrame.MatchString(ls[i+1]) {
+			if i+1 < len(ls) && window.RustStdFrame(ls[i+1]) {
 				dropped++
 				i++
 				continue

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gotk-dev/gotk/runner/window"
 	"maps"
 	"slices"
 	"strings"
@@ -221,10 +222,6 @@ func goTestSummary(passed, failed, skipped, pkgs, pkgFailed, noTests int) string
 	return s
 }
 
-// goFrame matches the file line of a stack frame inside Go's own runtime
-// and testing packages (GOROOT/src/runtime, GOROOT/src/testing).
-var goFrame = lazy(`^\s+\S*/src/(runtime|testing)/\S+\.go:\d+`)
-
 // foldGoFrames drops the frames of a goroutine trace that sit in Go's
 // runtime and testing packages (function line and file line), leaving the
 // panic message, the goroutine header and every frame of the user's code;
@@ -249,7 +246,7 @@ func foldGoFrames(ls []string, in Input) []string {
 		}
 		if inTrace {
 			if i+1 < len(ls) && !strings.HasPrefix(l, "\t") && strings.HasPrefix(ls[i+1], "\t") {
-				if !goFrame.MatchString(ls[i+1]) {
+				if !window.GoRuntimeFrame(ls[i+1]) {
 					out = append(out, l, ls[i+1])
 				} else {
 					dropped++

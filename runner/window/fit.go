@@ -264,6 +264,39 @@ var (
 	})
 )
 
+// GoRuntimeFrame is the file line of a stack frame inside Go's own
+// runtime and testing packages (GOROOT/src/runtime, GOROOT/src/testing);
+// RustStdFrame the location line of a backtrace frame in Rust's standard
+// library (/rustc/<commit>/library). The test filters fold such frames
+// into one note naming recall, and a window need not keep them: they tell
+// where the toolchain was, not where the user's code failed (the frames
+// of the user's code, and the panic, stay facts).
+var (
+	goRuntimeFrame = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+\S*/src/(runtime|testing)/\S+\.go:\d+`) })
+	rustStdFrame   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+at /rustc/[0-9a-f]+/library/`) })
+)
+
+// GoRuntimeFrame: l is the file line of a frame in Go's runtime or testing.
+func GoRuntimeFrame(l string) bool { return goRuntimeFrame().MatchString(l) }
+
+// RustStdFrame: l is the location line of a frame in Rust's standard library.
+func RustStdFrame(l string) bool { return rustStdFrame().MatchString(l) }
+
+// toolchainLines marks the lines of ls that belong to a toolchain frame:
+// its location line and the function line above it.
+func toolchainLines(ls []string) []bool {
+	out := make([]bool, len(ls))
+	for i, l := range ls {
+		if l = ansiRe().ReplaceAllString(l, ""); GoRuntimeFrame(l) || RustStdFrame(l) {
+			out[i] = true
+			if i > 0 {
+				out[i-1] = true
+			}
+		}
+	}
+	return out
+}
+
 // important: a line that carries a failure or an error.
 func important(l string) bool {
 	l = zeroRe().ReplaceAllString(ansiRe().ReplaceAllString(l, ""), "")
@@ -284,8 +317,8 @@ type fact struct {
 }
 
 // Facts lists what a text tells about failures: each locator (file and
-// line), each failing test, each count of passed, failed, errors,
-// warnings.
+// line; a toolchain frame's aside), each failing test, each count of
+// passed, failed, errors, warnings.
 func Facts(b []byte) []fact {
 	var out []fact
 	seen := map[fact]bool{}
@@ -295,7 +328,12 @@ func Facts(b []byte) []fact {
 			out = append(out, f)
 		}
 	}
-	for _, l := range strings.Split(string(b), "\n") {
+	ls := strings.Split(string(b), "\n")
+	frame := toolchainLines(ls)
+	for i, l := range ls {
+		if frame[i] {
+			continue
+		}
 		for _, m := range locatorRe().FindAllStringSubmatch(l, -1) {
 			add(fact{"locator", path.Base(m[1]), m[2] + m[3] + m[4]})
 		}
@@ -397,9 +435,11 @@ func represented(shaped, raw []byte, every bool, filtered []byte) bool {
 		out[fold(l)] = true
 	}
 	flines := nonBlank(filtered)
-	for _, l := range strings.Split(string(raw), "\n") {
+	ls := strings.Split(string(raw), "\n")
+	frame := toolchainLines(ls)
+	for k, l := range ls {
 		t := words(l)
-		if len(t) == 0 {
+		if len(t) == 0 || frame[k] {
 			continue
 		}
 		// The filter's line that is this line, else those that hold its

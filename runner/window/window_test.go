@@ -198,3 +198,53 @@ func TestCapLineWhereLinesWereLeftOut(t *testing.T) {
 		t.Errorf("the cap line is not where frames 1-28 were left out:\n%s", got)
 	}
 }
+
+// TestFitToolchainFramesAreNoFacts: the frames of a trace inside Go's
+// runtime and testing (and Rust's standard library), which the test
+// filters fold into a note naming recall, need not be in a window; the
+// panic and the frame of the user's code still must.
+func TestFitToolchainFramesAreNoFacts(t *testing.T) {
+	raw := []byte(`=== RUN   TestPanic
+--- FAIL: TestPanic (0.00s)
+panic: runtime error: index out of range [3] with length 0 [recovered, repanicked]
+
+goroutine 7 [running]:
+testing.tRunner.func1.2({0x575440, 0x3e3d87020090})
+	/usr/local/go/src/testing/testing.go:1974 +0x232
+testing.tRunner.func1()
+	/usr/local/go/src/testing/testing.go:1977 +0x349
+panic({0x575440?, 0x3e3d87020090?})
+	/usr/local/go/src/runtime/panic.go:860 +0x13a
+example.com/gp.TestPanic(0x3e3d870ba488?)
+	/tmp/gp/p_test.go:8 +0x9
+testing.tRunner(0x3e3d870ba488, 0x593fe8)
+	/usr/local/go/src/testing/testing.go:2036 +0xea
+created by testing.(*T).Run in goroutine 1
+	/usr/local/go/src/testing/testing.go:2101 +0x4c5
+FAIL	example.com/gp	0.017s
+`)
+	compact := `--- FAIL: TestPanic (0.00s)
+panic: runtime error: index out of range [3] with length 0 [recovered, repanicked]
+
+goroutine 7 [running]:
+example.com/gp.TestPanic(0x3e3d870ba488?)
+	p_test.go:8 +0x9
+	… 5 runtime/testing frames: gotk recall abc123
+FAIL	example.com/gp	0.017s
+go test: 0 passed, 1 failed in 1 package (1 failed)
+`
+	w := Window{Tail: true, N: 30}
+	if out, ok := Fit([]byte(compact), w.Apply(raw), w, "gotk recall abc123", false); !ok || string(out) != compact {
+		t.Errorf("the folded trace not taken: ok=%v\n%s", ok, out)
+	}
+	for _, lost := range []string{"\tp_test.go:8 +0x9\n", "panic: runtime error: index out of range [3] with length 0 [recovered, repanicked]\n"} {
+		if _, ok := Fit([]byte(strings.Replace(compact, lost, "", 1)), w.Apply(raw), w, "gotk recall abc123", false); ok {
+			t.Errorf("taken without %q", lost)
+		}
+	}
+	rust := []byte("thread 'main' panicked at src/main.rs:4:5:\nboom\nstack backtrace:\n   0: std::panicking::begin_panic\n             at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/std/src/panicking.rs:689:5\n   1: app::main\n             at ./src/main.rs:4:5\n")
+	rustCompact := "thread 'main' panicked at src/main.rs:4:5:\nboom\nstack backtrace:\n   1: app::main\n             at ./src/main.rs:4:5\n   … 1 standard-library frames: gotk recall abc123\n"
+	if _, ok := Fit([]byte(rustCompact), w.Apply(rust), w, "gotk recall abc123", false); !ok {
+		t.Error("the folded Rust backtrace not taken")
+	}
+}
