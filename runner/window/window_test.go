@@ -248,3 +248,23 @@ go test: 0 passed, 1 failed in 1 package (1 failed)
 		t.Error("the folded Rust backtrace not taken")
 	}
 }
+
+// TestHoldsCountsOfAPart: a raw window's counts of one suite are told by
+// the whole run's counts when these imply them — more passed, no failure
+// of a kind whose part counted none —, and not otherwise.
+func TestHoldsCountsOfAPart(t *testing.T) {
+	raw := []byte("test result: ok. 29 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.06s\n\ntest result: ok. 3 passed; 0 failed; 0 ignored\n")
+	for shaped, want := range map[string]bool{
+		"cargo test: 37 passed (3 suites)\n":                                          true,
+		"cargo test: 32 passed (2 suites)\n":                                          true,
+		"cargo test: 20 passed (3 suites)\n":                                          false, // fewer than the part's
+		"cargo test: 35 passed, 2 failed (3 suites)\n":                                false, // failures: the part's 0 is not implied
+		"cargo test: 37 passed (3 suites)\n--- FAIL: TestX\n":                         false,
+		"cargo test: 37 passed, 0 failed, 1 warning (3 suites)\n":                     true,
+		"test result: ok. 29 passed; 0 failed\ntest result: ok. 3 passed; 0 failed\n": true,
+	} {
+		if got := Holds([]byte(shaped), raw); got != want {
+			t.Errorf("Holds(%q) = %v, want %v", shaped, got, want)
+		}
+	}
+}
