@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/gotk-dev/gotk/runner/tokens"
+	"github.com/gotk-dev/gotk/runner/window"
 	"io"
 	"os"
 	"runtime/debug"
@@ -126,6 +127,11 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	tap := newStreamTap(f, base, spool)
 	if spool != nil && !injected && filter.Streams(f) {
 		tap.ref = newReadRef(argv, m.Tool, base.Dir)
+	}
+	if a.win.Set() && !injected {
+		// past the capture's limit the output streams: the agent's
+		// window is kept as it goes, within bytes of its own
+		tap.win, tap.winBoth, tap.every = window.NewKeeper(a.win, windowKeep), a.sameFile(), everyLineCounts(m.Rule.Category)
 	}
 	opts := proc.Options{Limit: tap.limit(), Stdout: tap.writer(0), Stderr: tap.writer(1), Spool: tap.spoolWrite}
 	if after := a.liveAfter(); after > 0 && !a.win.Set() {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/gotk-dev/gotk/runner/tokens"
+	"github.com/gotk-dev/gotk/runner/window"
 	"io"
 	"strings"
 
@@ -41,6 +43,14 @@ type streamTap struct {
 	// them (nil: the spool gets it all).
 	ref *readRef
 
+	// win keeps the raw window the agent's head or tail would show (nil:
+	// no window, or gotk changed what the command prints); winBoth: it
+	// sees stderr too (both are one file); every: each of its lines is a
+	// fact (window.Fit).
+	win     *window.Keeper
+	winBoth bool
+	every   bool
+
 	st        *filter.Stream // nil until the capture passed its limit
 	chunks    []tapChunk     // the held chunks, in arrival order
 	disorder  bool           // too many to record: held stdout comes first
@@ -69,6 +79,9 @@ func newStreamTap(f filter.Filter, in filter.Input, spool *store.Spool) *streamT
 // passes it on to the spool file, up to maxRaw bytes. It never fails
 // (the capture would stop calling it).
 func (t *streamTap) spoolWrite(stream int, p []byte) error {
+	if t.win != nil && (stream == 0 || t.winBoth) {
+		t.win.Write(p)
+	}
 	if !t.streaming {
 		t.last = tapChunk{stream, len(p)}
 		t.total[stream] += len(p)
@@ -207,10 +220,15 @@ func (a *app) finishStream(t *streamTap, run store.Run, res proc.Result, in filt
 		st = filter.NewStream(t.f, t.in)
 	}
 	shown := st.Render(in, strings.Join(note, "\n"))
-	a.stdout.Write(shown.Stdout)
-	a.stderr.Write(shown.Stderr)
 	total := st.Bytes()
 	run.Mode, run.Measured, run.RawBytes = modeStreamed, true, total
+	if t.win != nil {
+		if rawWin, exact := t.win.Window(); exact {
+			shown = a.fitStream(&run, shown, rawWin, in.Recall(), t.every, t.winBoth)
+		}
+	}
+	a.stdout.Write(shown.Stdout)
+	a.stderr.Write(shown.Stderr)
 	run.Shown = int64(len(shown.Stdout) + len(shown.Stderr))
 	var k *store.Kept
 	if kept {
@@ -253,4 +271,28 @@ func sizeName(n int64) string {
 		return fmt.Sprintf("%d GiB", n>>30)
 	}
 	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
+
+// fitStream shapes a streamed run's compact form to the agent's window,
+// as finishWindowed does for a held one: fitted (window.Fit) where that
+// keeps every fact of the raw window and costs fewer tokens, else the
+// raw window itself — never binary output (NUL bytes), which only the
+// compact form's count shows. The run's raw size is the raw window's.
+// both: the window sees stderr too (one file).
+func (a *app) fitStream(run *store.Run, shown filter.Output, rawWin []byte, recall string, every, both bool) filter.Output {
+	compact, side := shown.Stdout, shown.Stderr
+	if both {
+		compact, side = append(append([]byte{}, shown.Stdout...), shown.Stderr...), nil
+	}
+	run.Command += " | " + a.win.Pipe()
+	run.RawBytes = int64(len(rawWin))
+	out, ok := window.Fit(compact, rawWin, a.win, recall, every)
+	if ok && tokens.Fewer([][]byte{out, side}, [][]byte{rawWin}) {
+		return filter.Output{Stdout: out, Stderr: side}
+	}
+	if hasNUL(rawWin) {
+		return shown
+	}
+	run.Mode = modeFallback
+	return filter.Output{Stdout: rawWin, Stderr: side}
 }

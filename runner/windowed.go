@@ -64,3 +64,8 @@ func everyLineCounts(c registry.Category) bool {
 	}
 	return true
 }
+
+// windowKeep is the most a streamed run's raw window may take (the
+// keeper holds up to twice it): a window of longer lines is not known,
+// and the streamed run prints its compact form as it would without one.
+const windowKeep = 4 << 20
