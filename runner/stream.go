@@ -50,6 +50,7 @@ type streamTap struct {
 	win     *window.Keeper
 	winBoth bool
 	every   bool
+	stopped bool // the head window was complete: the program was stopped
 
 	st        *filter.Stream // nil until the capture passed its limit
 	chunks    []tapChunk     // the held chunks, in arrival order
@@ -125,8 +126,32 @@ type tapWriter struct {
 }
 
 func (w tapWriter) Write(p []byte) (int, error) {
+	if w.t.headShown(w.stream) {
+		// The agent's head has its lines and would have closed the pipe:
+		// the program meets a closed one (the capture closes its end).
+		w.t.stopped = true
+		return 0, errHeadShown
+	}
 	w.t.take(w.stream, p)
 	return len(p), nil
+}
+
+// errHeadShown stops a stream whose agent's head window is complete.
+var errHeadShown = errors.New("the head window is complete")
+
+// headShown: past the capture limit, the first lines of a listing's
+// output that the agent's head shows are all here, and every line of
+// them is a fact (no compact form would fit them tighter): as head does,
+// gotk reads no further — `find / | head -50` would otherwise read the
+// whole disk where the raw pipeline stops at once. The run prints the
+// raw window. Not for tests, builds and linters, whose summary comes at
+// the end and which gotk runs to completion.
+func (t *streamTap) headShown(stream int) bool {
+	if t.win == nil || !t.every || t.win.Tail() || (stream == 1 && !t.winBoth) {
+		return false
+	}
+	_, exact := t.win.Window()
+	return exact && t.win.Complete()
 }
 
 // take gets the capture's bytes past its limit: first what it held, one
@@ -224,7 +249,13 @@ func (a *app) finishStream(t *streamTap, run store.Run, res proc.Result, in filt
 	run.Mode, run.Measured, run.RawBytes = modeStreamed, true, total
 	if t.win != nil {
 		if rawWin, exact := t.win.Window(); exact {
-			shown = a.fitStream(&run, shown, rawWin, in.Recall(), t.every, t.winBoth)
+			if t.stopped {
+				// what was read is only the start: no count of it is the run's
+				run.Command += " | " + a.win.Pipe()
+				run.Mode, run.RawBytes, shown = modeFallback, int64(len(rawWin)), filter.Output{Stdout: rawWin}
+			} else {
+				shown = a.fitStream(&run, shown, rawWin, in.Recall(), t.every, t.winBoth)
+			}
 		}
 	}
 	a.stdout.Write(shown.Stdout)

@@ -203,7 +203,12 @@ func (c *collector) drain(wg *sync.WaitGroup, stream int, r io.Reader) {
 	for {
 		n, err := r.Read(p)
 		if n > 0 && !c.add(stream, p[:n]) {
-			return // the reader is closed by Capture: the program sees EPIPE
+			// The destination is gone: the program meets a closed pipe
+			// now, as it would have writing there itself.
+			if cl, ok := r.(io.Closer); ok {
+				cl.Close()
+			}
+			return
 		}
 		if err != nil {
 			return
