@@ -195,6 +195,23 @@ func TestSpoolAfter(t *testing.T) {
 	}
 	big.Discard()
 
+	// Large frames are held up to a megabyte; the frame past it makes
+	// the file, and everything reads back in order.
+	frames := CreateSpool(db, "eeeeee", meta, time.Hour)
+	var want []byte
+	for i := range 4 {
+		p := bytes.Repeat([]byte{'a' + byte(i)}, 300<<10)
+		if _, err := os.Stat(SpoolPath(db, "eeeeee")); err == nil {
+			t.Fatalf("spool file made with %d bytes held", len(want))
+		}
+		frames.Write(i/3, p) // the last one on stderr
+		want = append(want, p...)
+	}
+	if got, err := ReadSpool(db, "eeeeee"); err != nil || !bytes.Equal(got.Combined, want) || len(got.Streams[SpoolStderr]) != 300<<10 {
+		t.Fatalf("large frames: spool %d bytes (%d on stderr), want %d, %v", len(got.Combined), len(got.Streams[SpoolStderr]), len(want), err)
+	}
+	frames.Discard()
+
 	quick := CreateSpool(db, "cccccc", meta, 20*time.Millisecond)
 	quick.Write(SpoolStdout, []byte("x"))
 	quick.Discard()

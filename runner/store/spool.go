@@ -108,7 +108,14 @@ func (s *Spool) create() error {
 	}
 	head, _ := json.Marshal(s.meta)
 	head = append(append([]byte(spoolMagic), head...), '\n')
-	if _, err := f.Write(append(head, s.held...)); err != nil {
+	// Two writes, not one of a copy: what is held may be a megabyte. A
+	// kill between them leaves a spool with no frame, as one before the
+	// file was made leaves none.
+	_, err = f.Write(head)
+	if err == nil && len(s.held) > 0 {
+		_, err = f.Write(s.held)
+	}
+	if err != nil {
 		f.Close()
 		os.Remove(s.path)
 		s.failed, s.err = true, err
@@ -130,11 +137,21 @@ func (s *Spool) Write(stream int, p []byte) error {
 	s.buf = append(s.buf[:0], byte(stream))
 	s.buf = binary.AppendUvarint(s.buf, uint64(len(p)))
 	if s.f == nil {
-		s.held = append(append(s.held, s.buf...), p...)
-		if len(s.held) > spoolHold {
-			return s.create()
+		if len(s.held)+len(s.buf)+len(p) <= spoolHold {
+			if s.held == nil && len(p) > 4<<10 {
+				// A large output's first frame: the room for all that is
+				// held, once (grown by append, the buffer would touch
+				// several times its size in memory).
+				s.held = make([]byte, 0, spoolHold)
+			}
+			s.held = append(append(s.held, s.buf...), p...)
+			return nil
 		}
-		return nil
+		// Past what is held: the file is made, and the frame written
+		// to it.
+		if err := s.create(); err != nil {
+			return err
+		}
 	}
 	// A large frame is written as its head then its bytes, not copied
 	// into one buffer first (a gigabyte streamed is a gigabyte less
