@@ -137,12 +137,12 @@ func (s *Spool) Write(stream int, p []byte) error {
 	s.buf = append(s.buf[:0], byte(stream))
 	s.buf = binary.AppendUvarint(s.buf, uint64(len(p)))
 	if s.f == nil {
-		if len(s.held)+len(s.buf)+len(p) <= spoolHold {
-			if s.held == nil && len(p) > 4<<10 {
-				// A large output's first frame: the room for all that is
-				// held, once (grown by append, the buffer would touch
-				// several times its size in memory).
-				s.held = make([]byte, 0, spoolHold)
+		if need := len(s.held) + len(s.buf) + len(p); need <= spoolHold {
+			if need > cap(s.held) && need > 64<<10 {
+				// A large output: the room for all that is held, once
+				// (grown by append, the buffer would touch several times
+				// its size in memory).
+				s.held = append(make([]byte, 0, spoolHold), s.held...)
 			}
 			s.held = append(append(s.held, s.buf...), p...)
 			return nil
