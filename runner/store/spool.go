@@ -60,12 +60,14 @@ type Spool struct {
 const settleStep = 8 << 20
 
 // spoolHold bounds the frames a spool holds in memory before it makes its
-// file (however young the run).
-const spoolHold = 1 << 20
+// file (however young the run): a quarter megabyte, as a larger output
+// costs more in the memory that holds it (on some machines a fresh page
+// costs ten times its copy) than the file's making.
+const spoolHold = 256 << 10
 
 // CreateSpool starts the spool file for id (0600, in the private data
 // directory next to the database at dbPath): for a run that may end soon,
-// the file is made once the run has lasted after (or held a megabyte);
+// the file is made once the run has lasted after (or held spoolHold);
 // until then its frames are held in memory, and a gotk killed before that
 // leaves no spool. With after <= 0 the file is made at once. A file that
 // cannot be made drops the writes: the run just is not recallable should
@@ -108,7 +110,7 @@ func (s *Spool) create() error {
 	}
 	head, _ := json.Marshal(s.meta)
 	head = append(append([]byte(spoolMagic), head...), '\n')
-	// Two writes, not one of a copy: what is held may be a megabyte. A
+	// Two writes, not one of a copy: what is held may be spoolHold. A
 	// kill between them leaves a spool with no frame, as one before the
 	// file was made leaves none.
 	_, err = f.Write(head)
@@ -138,7 +140,7 @@ func (s *Spool) Write(stream int, p []byte) error {
 	s.buf = binary.AppendUvarint(s.buf, uint64(len(p)))
 	if s.f == nil {
 		if need := len(s.held) + len(s.buf) + len(p); need <= spoolHold {
-			if need > cap(s.held) && need > 64<<10 {
+			if need > cap(s.held) && need > 32<<10 {
 				// A large output: the room for all that is held, once
 				// (grown by append, the buffer would touch several times
 				// its size in memory).
