@@ -306,6 +306,11 @@ func (c *collector) add(stream int, p []byte) bool {
 			for _, ch := range c.chunks[s] {
 				c.write(s, ch)
 			}
+			// A Writer keeps none of what it is given: the stream's
+			// first chunk is its buffer from now on (no fresh memory).
+			if ch := c.chunks[s]; len(ch) > 0 && cap(ch[0]) >= chunkSize {
+				c.scratch[s] = ch[0][:cap(ch[0])]
+			}
 		}
 		c.chunks, c.heldN, c.comb = [2][][]byte{}, [2]int{}, nil
 	}
