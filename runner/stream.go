@@ -57,7 +57,8 @@ type streamTap struct {
 	disorder  bool           // too many to record: held stdout comes first
 	total     [2]int         // bytes of each stream given before the limit
 	last      tapChunk       // the chunk that passed the limit (not held)
-	pending   [2][]byte      // what the capture held, as it hands it over
+	pending   [2][][]byte    // what the capture held, as it hands it over
+	pendingN  [2]int         // bytes in pending
 	want      [2]int
 	streaming bool
 	replayed  bool // the held output went to the stream compactor
@@ -154,8 +155,9 @@ func (t *streamTap) headShown(stream int) bool {
 	return exact && t.win.Complete()
 }
 
-// take gets the capture's bytes past its limit: first what it held, one
-// buffer per stream, then each chunk as it comes.
+// take gets the capture's bytes past its limit: first what it held,
+// stdout's then stderr's (each in one or more buffers), then each chunk
+// as it comes.
 func (t *streamTap) take(stream int, p []byte) {
 	if !t.streaming {
 		t.streaming = true
@@ -164,9 +166,11 @@ func (t *streamTap) take(stream int, p []byte) {
 		t.replayed = false
 	}
 	if !t.replayed {
-		if len(t.pending[stream]) < t.want[stream] {
-			t.pending[stream] = p // the capture drops its buffer: not copied
-			if len(t.pending[0]) < t.want[0] || len(t.pending[1]) < t.want[1] {
+		if t.pendingN[stream] < t.want[stream] {
+			// the capture drops its buffers: not copied
+			t.pending[stream] = append(t.pending[stream], p)
+			t.pendingN[stream] += len(p)
+			if t.pendingN[0] < t.want[0] || t.pendingN[1] < t.want[1] {
 				return
 			}
 			p = nil
@@ -176,22 +180,38 @@ func (t *streamTap) take(stream int, p []byte) {
 	t.st.Write(stream, p)
 }
 
-// replay feeds the held output to the stream compactor in the order it
-// arrived, and forgets it.
-func (t *streamTap) replay(stdout, stderr []byte) {
+// replay feeds the held output (each stream's buffers, in order) to the
+// stream compactor in the order it arrived, and forgets it.
+func (t *streamTap) replay(stdout, stderr [][]byte) {
 	if t.st == nil {
 		t.st = filter.NewStream(t.f, t.in)
 	}
 	if t.disorder {
-		t.chunks = []tapChunk{{0, len(stdout)}, {1, len(stderr)}}
+		t.chunks = []tapChunk{{0, bufsLen(stdout)}, {1, bufsLen(stderr)}}
 	}
-	held := [2][]byte{stdout, stderr}
+	held := [2][][]byte{stdout, stderr}
 	for _, c := range t.chunks {
-		n := min(c.n, len(held[c.stream]))
-		t.st.Write(c.stream, held[c.stream][:n])
-		held[c.stream] = held[c.stream][n:]
+		for n, h := c.n, &held[c.stream]; n > 0 && len(*h) > 0; {
+			b := (*h)[0]
+			k := min(n, len(b))
+			t.st.Write(c.stream, b[:k])
+			if k == len(b) {
+				*h = (*h)[1:]
+			} else {
+				(*h)[0] = b[k:]
+			}
+			n -= k
+		}
 	}
-	t.chunks, t.pending, t.replayed = nil, [2][]byte{}, true
+	t.chunks, t.pending, t.pendingN, t.replayed = nil, [2][][]byte{}, [2]int{}, true
+}
+
+func bufsLen(bufs [][]byte) int {
+	n := 0
+	for _, b := range bufs {
+		n += len(b)
+	}
+	return n
 }
 
 // finish ends a streamed run: the spool kept as the run's raw file (or why
@@ -201,7 +221,7 @@ func (t *streamTap) replay(stdout, stderr []byte) {
 func (a *app) finishStream(t *streamTap, run store.Run, res proc.Result, in filter.Input, id string, out proc.Output) int {
 	switch {
 	case !t.streaming:
-		t.replay(out.Stdout, out.Stderr)
+		t.replay([][]byte{out.Stdout}, [][]byte{out.Stderr})
 	case !t.replayed:
 		t.replay(t.pending[0], t.pending[1]) // nothing came past the limit after it
 	}

@@ -23,7 +23,7 @@ import (
 func PrefixMatch(pattern, cmd string) bool {
 	c := Normalize(cmd)
 	if body, ok := strings.CutSuffix(pattern, ":*"); ok && body != "" && !strings.Contains(body, "\n") {
-		b := claudeSpaces.ReplaceAllString(body, " ")
+		b := claudeSpaces().ReplaceAllString(body, " ")
 		return WordPrefix(c, b) && b != "" || c == "xargs "+b || strings.HasPrefix(c, "xargs "+b+" ")
 	}
 	p := strings.TrimSpace(pattern)
@@ -31,12 +31,14 @@ func PrefixMatch(pattern, cmd string) bool {
 		return false
 	}
 	if claudeWildcard(p) {
-		return claudeGlob(claudeSpaces.ReplaceAllString(p, " "), c)
+		return claudeGlob(claudeSpaces().ReplaceAllString(p, " "), c)
 	}
 	return c == p
 }
 
-var claudeSpaces = regexp.MustCompile(`[ \t]+`)
+// claudeSpaces is compiled on first use: gotk running a command never
+// matches a rule, and a compile at start-up is paid by every run.
+var claudeSpaces = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[ \t]+`) })
 
 // claudeWildcard: p has a star not escaped by an odd run of backslashes.
 func claudeWildcard(p string) bool {

@@ -131,7 +131,10 @@ func (s *Stream) Write(stream int, p []byte) {
 	}
 	s.bytes[stream] += int64(len(p))
 	s.tail[stream].add(p)
-	if s.headFull[stream] && (stream == 1 || s.kind == streamText) && bytes.IndexByte(p, 0) < 0 {
+	// One look for a NUL in the chunk: a line is searched for one only
+	// when the chunk holds one.
+	nulIn := bytes.IndexByte(p, 0) >= 0
+	if s.headFull[stream] && (stream == 1 || s.kind == streamText) && !nulIn {
 		// Nothing to look at line by line: count.
 		n := int64(bytes.Count(p, []byte{'\n'}))
 		if n > 0 {
@@ -166,7 +169,7 @@ func (s *Stream) Write(stream int, p []byte) {
 		s.line++
 		s.lines[stream]++
 		s.open[stream] = false
-		s.onLine(stream, l, size, nul || bytes.IndexByte(l, 0) >= 0)
+		s.onLine(stream, l, size, nul || nulIn && bytes.IndexByte(l, 0) >= 0)
 		p = p[i+1:]
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -225,5 +226,40 @@ func TestStreamJSON(t *testing.T) {
 	got := feed(jsonOut{}, streamIn("jq", "."), b.Bytes(), 5)
 	if len(got.Stdout) > Ceiling || !strings.Contains(string(got.Stdout), "100,003 lines streamed") {
 		t.Errorf("got %d bytes:\n%.3000s", len(got.Stdout), got.Stdout)
+	}
+}
+
+// BenchmarkStreamWrite is the stream compactor's cost per byte past the
+// first page: grep -rn's matches grouped by file, find's long paths by
+// top directory, a read's text counted (in 256 KiB chunks, as the
+// capture reads).
+func BenchmarkStreamWrite(b *testing.B) {
+	var paths bytes.Buffer
+	for i := 0; paths.Len() < 8<<20; i++ {
+		fmt.Fprintf(&paths, "./top%03d/%s/%s%07d\n", i/2000, strings.Repeat("d", 1800), strings.Repeat("f", 150), i)
+	}
+	var text bytes.Buffer
+	for i := 0; text.Len() < 8<<20; i++ {
+		fmt.Fprintf(&text, "line %09d of a long output, with some words to make it look like text\n", i)
+	}
+	for _, c := range []struct {
+		name string
+		f    Filter
+		in   Input
+		out  []byte
+	}{
+		{"grep", grep{}, streamIn("grep", "-rn", "the", "src"), grepOutput(slices.Repeat([]int{20000}, 8))},
+		{"find", find{}, streamIn("find", "."), paths.Bytes()},
+		{"read", read{}, streamIn("cat", "big.txt"), text.Bytes()},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.out)))
+			for b.Loop() {
+				s := NewStream(c.f, c.in)
+				for p := c.out; len(p) > 0; p = p[min(len(p), 256<<10):] {
+					s.Write(0, p[:min(len(p), 256<<10)])
+				}
+			}
+		})
 	}
 }

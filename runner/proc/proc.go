@@ -170,22 +170,34 @@ func Capture(argv []string, o Options) (Output, Result, error) {
 	}
 	c.mu.Lock()
 	c.done = true // a switch that has not begun never will
+	out := c.output()
 	c.mu.Unlock()
 	outR.Close()
 	errR.Close()
 	if err != nil {
 		return Output{}, Result{}, err
 	}
-	return Output{Stdout: c.buf[0], Stderr: c.buf[1], Combined: c.comb, Total: c.total, Overflow: c.overflow, Live: c.live, Cut: c.cut}, res, nil
+	out.Overflow, out.Live, out.Cut = c.overflow, c.live, c.cut
+	return out, res, nil
 }
 
 // collector gathers both streams in arrival order.
+//
+// What it holds is read straight into chunks (a stream's bytes are the
+// concatenation of its chunks) and nothing held is copied while only one
+// stream has printed: on some machines (a VM whose host backs a guest
+// page on its first touch) a fresh page costs ten times its copy, and a
+// buffer grown by append touches several times what it ends up holding.
+// Combined is then the one stream's bytes; it is kept as its own copy
+// from the first byte of the second stream on.
 type collector struct {
 	mu       sync.Mutex
 	limit    int
-	held     int
-	buf      [2][]byte
-	comb     []byte
+	held     int // both copies of what is held count (the limit's measure)
+	chunks   [2][][]byte
+	heldN    [2]int // bytes held of each stream
+	comb     []byte // both streams interleaved; nil while one stream printed
+	both     bool   // the two streams printed: comb is kept
 	total    int64
 	overflow bool
 	w        [2]io.Writer
@@ -195,12 +207,22 @@ type collector struct {
 	live     bool // w are GoLive's writers; the buffers keep what fits
 	cut      bool // live, and past the limit: the buffers stopped growing
 	done     bool // the run is over: too late to go live
+	scratch  [2][]byte
 }
+
+const (
+	// chunkSize is the size of a chunk the capture reads into; past its
+	// limit, of the buffer each stream is read into.
+	chunkSize = 256 << 10
+	// minRead is the least room a read is given: a chunk with less left
+	// is followed by a new one.
+	minRead = 16 << 10
+)
 
 func (c *collector) drain(wg *sync.WaitGroup, stream int, r io.Reader) {
 	defer wg.Done()
-	p := make([]byte, 256<<10)
 	for {
+		p := c.room(stream)
 		n, err := r.Read(p)
 		if n > 0 && !c.add(stream, p[:n]) {
 			// The destination is gone: the program meets a closed pipe
@@ -216,6 +238,37 @@ func (c *collector) drain(wg *sync.WaitGroup, stream int, r io.Reader) {
 	}
 }
 
+// room is where stream's next read goes: the free end of its last chunk
+// while the output is held, else the stream's own scratch buffer (what
+// is written through is not kept).
+func (c *collector) room(stream int) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.holding() {
+		if ch := c.chunks[stream]; len(ch) > 0 {
+			last := ch[len(ch)-1]
+			if cap(last)-len(last) >= minRead {
+				return last[len(last):cap(last)]
+			}
+		}
+		ch := make([]byte, 0, chunkSize)
+		c.chunks[stream] = append(c.chunks[stream], ch)
+		return ch[:cap(ch)]
+	}
+	if c.scratch[stream] == nil {
+		c.scratch[stream] = make([]byte, chunkSize)
+	}
+	return c.scratch[stream]
+}
+
+// holding reports whether the next bytes may be held (c.mu is held).
+func (c *collector) holding() bool {
+	if c.live {
+		return !c.cut
+	}
+	return !c.overflow
+}
+
 // switchLive hands what is held to goLive and passes the rest to the
 // writers it returns.
 func (c *collector) switchLive() {
@@ -224,7 +277,7 @@ func (c *collector) switchLive() {
 	if c.done || c.overflow || c.live {
 		return
 	}
-	out, errw := c.goLive(Output{Stdout: c.buf[0], Stderr: c.buf[1], Combined: c.comb, Total: c.total})
+	out, errw := c.goLive(c.output())
 	c.w = [2]io.Writer{out, errw}
 	c.live = true
 }
@@ -254,9 +307,17 @@ func (c *collector) add(stream int, p []byte) bool {
 	}
 	if !c.overflow && c.held+2*len(p) > c.limit {
 		c.overflow = true
-		c.write(0, c.buf[0])
-		c.write(1, c.buf[1])
-		c.buf[0], c.buf[1], c.comb = nil, nil, nil
+		for s := range 2 {
+			for _, ch := range c.chunks[s] {
+				c.write(s, ch)
+			}
+			// A Writer keeps none of what it is given: the stream's
+			// first chunk is its buffer from now on (no fresh memory).
+			if ch := c.chunks[s]; len(ch) > 0 && cap(ch[0]) >= chunkSize {
+				c.scratch[s] = ch[0][:cap(ch[0])]
+			}
+		}
+		c.chunks, c.heldN, c.comb = [2][][]byte{}, [2]int{}, nil
 	}
 	if c.overflow {
 		c.write(stream, p)
@@ -266,10 +327,71 @@ func (c *collector) add(stream int, p []byte) bool {
 	return true
 }
 
+// hold keeps p: in place when it was read into the free end of the
+// stream's last chunk (room), else copied into a chunk of its own.
 func (c *collector) hold(stream int, p []byte) {
 	c.held += 2 * len(p)
-	c.buf[stream] = append(c.buf[stream], p...)
-	c.comb = append(c.comb, p...)
+	c.heldN[stream] += len(p)
+	if !c.both && len(p) > 0 && c.heldN[1-stream] > 0 {
+		// The second stream's first bytes: from now on the interleaving
+		// is kept.
+		c.both = true
+		c.comb = join(c.chunks[1-stream])
+	}
+	ch := c.chunks[stream]
+	if n := len(ch); n > 0 && len(p) > 0 {
+		last := ch[n-1]
+		if cap(last) > len(last) && &last[:len(last)+1][len(last)] == &p[0] {
+			ch[n-1] = last[:len(last)+len(p)]
+			if c.both {
+				c.comb = append(c.comb, p...)
+			}
+			return
+		}
+	}
+	c.chunks[stream] = append(ch, append([]byte(nil), p...))
+	if c.both {
+		c.comb = append(c.comb, p...)
+	}
+}
+
+// output is what is held (c.mu is held).
+func (c *collector) output() Output {
+	o := Output{Stdout: join(c.chunks[0]), Stderr: join(c.chunks[1]), Total: c.total}
+	switch {
+	case c.both:
+		o.Combined = c.comb
+	case len(o.Stderr) > 0:
+		o.Combined = o.Stderr
+	default:
+		o.Combined = o.Stdout
+	}
+	return o
+}
+
+// join is the chunks' bytes as one slice, capped at its length (an append
+// to it copies: the same bytes may be two fields of an Output).
+func join(chunks [][]byte) []byte {
+	n, full := 0, 0
+	var one []byte
+	for _, ch := range chunks {
+		if len(ch) > 0 {
+			n += len(ch)
+			full++
+			one = ch
+		}
+	}
+	switch full {
+	case 0:
+		return nil
+	case 1:
+		return one[:len(one):len(one)]
+	}
+	b := make([]byte, 0, n)
+	for _, ch := range chunks {
+		b = append(b, ch...)
+	}
+	return b
 }
 
 func (c *collector) write(stream int, p []byte) {

@@ -3,6 +3,7 @@ package proc
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -47,6 +48,39 @@ func TestCaptureOverflow(t *testing.T) {
 	}
 	if o.Total != int64(out.Len()+errw.Len()) {
 		t.Fatalf("total %d, written %d", o.Total, out.Len()+errw.Len())
+	}
+}
+
+// An output held in several chunks comes back whole and in order: each
+// stream's bytes, and both interleaved (the second stream's first bytes
+// arriving after the first stream's first chunks); past the limit each
+// byte is written through exactly once, in order.
+func TestCaptureChunks(t *testing.T) {
+	big := "i=0; while [ $i -lt 40000 ]; do echo line $i of a long output; i=$((i+1)); done"
+	script := big + "; sleep 0.05; echo oops >&2; sleep 0.05; " + big
+	var want strings.Builder
+	for range 2 {
+		for i := range 40000 {
+			fmt.Fprintf(&want, "line %d of a long output\n", i)
+		}
+	}
+	var out, errw bytes.Buffer
+	o, _, err := Capture([]string{"sh", "-c", script}, Options{Limit: 16 << 20, Stdout: &out, Stderr: &errw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Overflow || string(o.Stdout) != want.String() || string(o.Stderr) != "oops\n" {
+		t.Fatalf("held %d bytes of stdout (want %d), stderr %q, overflow %v", len(o.Stdout), want.Len(), o.Stderr, o.Overflow)
+	}
+	if c := string(o.Combined); len(c) != want.Len()+5 || strings.Replace(c, "oops\n", "", 1) != want.String() {
+		t.Fatalf("combined (%d bytes) is not an interleaving of stdout and stderr", len(c))
+	}
+	o, _, err = Capture([]string{"sh", "-c", script}, Options{Limit: 3 << 20, Stdout: &out, Stderr: &errw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !o.Overflow || out.String() != want.String() || errw.String() != "oops\n" {
+		t.Fatalf("overflow %v: wrote %d bytes of stdout (want %d), stderr %q", o.Overflow, out.Len(), want.Len(), errw.String())
 	}
 }
 

@@ -151,7 +151,7 @@ func TestSpoolRoundTrip(t *testing.T) {
 }
 
 // A spool made with a delay holds its frames in memory until the
-// run has lasted that long, then writes them all to its file; a megabyte
+// run has lasted that long, then writes them all to its file; spoolHold
 // held makes the file at once; Discard leaves nothing.
 func TestSpoolAfter(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "data", "gotk.db")
@@ -191,9 +191,26 @@ func TestSpoolAfter(t *testing.T) {
 	big := CreateSpool(db, "bbbbbb", meta, time.Hour)
 	big.Write(SpoolStdout, make([]byte, spoolHold+1))
 	if got, err := ReadSpool(db, "bbbbbb"); err != nil || len(got.Combined) != spoolHold+1 {
-		t.Fatalf("a megabyte held: spool %d bytes, %v", len(got.Combined), err)
+		t.Fatalf("spoolHold held: spool %d bytes, %v", len(got.Combined), err)
 	}
 	big.Discard()
+
+	// Large frames are held up to spoolHold; the frame past it makes
+	// the file, and everything reads back in order.
+	frames := CreateSpool(db, "eeeeee", meta, time.Hour)
+	var want []byte
+	for i := range 4 {
+		p := bytes.Repeat([]byte{'a' + byte(i)}, spoolHold*3/10)
+		if _, err := os.Stat(SpoolPath(db, "eeeeee")); err == nil {
+			t.Fatalf("spool file made with %d bytes held", len(want))
+		}
+		frames.Write(i/3, p) // the last one on stderr
+		want = append(want, p...)
+	}
+	if got, err := ReadSpool(db, "eeeeee"); err != nil || !bytes.Equal(got.Combined, want) || len(got.Streams[SpoolStderr]) != spoolHold*3/10 {
+		t.Fatalf("large frames: spool %d bytes (%d on stderr), want %d, %v", len(got.Combined), len(got.Streams[SpoolStderr]), len(want), err)
+	}
+	frames.Discard()
 
 	quick := CreateSpool(db, "cccccc", meta, 20*time.Millisecond)
 	quick.Write(SpoolStdout, []byte("x"))

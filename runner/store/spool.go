@@ -60,12 +60,14 @@ type Spool struct {
 const settleStep = 8 << 20
 
 // spoolHold bounds the frames a spool holds in memory before it makes its
-// file (however young the run).
-const spoolHold = 1 << 20
+// file (however young the run): a quarter megabyte, as a larger output
+// costs more in the memory that holds it (on some machines a fresh page
+// costs ten times its copy) than the file's making.
+const spoolHold = 256 << 10
 
 // CreateSpool starts the spool file for id (0600, in the private data
 // directory next to the database at dbPath): for a run that may end soon,
-// the file is made once the run has lasted after (or held a megabyte);
+// the file is made once the run has lasted after (or held spoolHold);
 // until then its frames are held in memory, and a gotk killed before that
 // leaves no spool. With after <= 0 the file is made at once. A file that
 // cannot be made drops the writes: the run just is not recallable should
@@ -108,7 +110,14 @@ func (s *Spool) create() error {
 	}
 	head, _ := json.Marshal(s.meta)
 	head = append(append([]byte(spoolMagic), head...), '\n')
-	if _, err := f.Write(append(head, s.held...)); err != nil {
+	// Two writes, not one of a copy: what is held may be spoolHold. A
+	// kill between them leaves a spool with no frame, as one before the
+	// file was made leaves none.
+	_, err = f.Write(head)
+	if err == nil && len(s.held) > 0 {
+		_, err = f.Write(s.held)
+	}
+	if err != nil {
 		f.Close()
 		os.Remove(s.path)
 		s.failed, s.err = true, err
@@ -130,11 +139,21 @@ func (s *Spool) Write(stream int, p []byte) error {
 	s.buf = append(s.buf[:0], byte(stream))
 	s.buf = binary.AppendUvarint(s.buf, uint64(len(p)))
 	if s.f == nil {
-		s.held = append(append(s.held, s.buf...), p...)
-		if len(s.held) > spoolHold {
-			return s.create()
+		if need := len(s.held) + len(s.buf) + len(p); need <= spoolHold {
+			if need > cap(s.held) && need > 32<<10 {
+				// A large output: the room for all that is held, once
+				// (grown by append, the buffer would touch several times
+				// its size in memory).
+				s.held = append(make([]byte, 0, spoolHold), s.held...)
+			}
+			s.held = append(append(s.held, s.buf...), p...)
+			return nil
 		}
-		return nil
+		// Past what is held: the file is made, and the frame written
+		// to it.
+		if err := s.create(); err != nil {
+			return err
+		}
 	}
 	// A large frame is written as its head then its bytes, not copied
 	// into one buffer first (a gigabyte streamed is a gigabyte less

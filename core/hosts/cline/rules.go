@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gotk-dev/gotk/core/permission"
 )
@@ -29,18 +30,22 @@ func Load(r *permission.Rules, env permission.Env) {
 
 // clineWrappers are the words the guard looks through to find the program,
 // each with its options and durations.
-var clineWrappers = set("sudo", "doas", "env", "command", "builtin", "nohup", "time", "nice", "stdbuf", "timeout", "xargs")
+var clineWrappers = sync.OnceValue(func() map[string]bool {
+	return set("sudo", "doas", "env", "command", "builtin", "nohup", "time", "nice", "stdbuf", "timeout", "xargs")
+})
 
 // clineWriters are the programs the guard refuses whatever their arguments.
-var clineWriters = set("rm", "rmdir", "unlink", "mv", "cp", "dd", "touch", "mkdir", "ln", "link", "chmod", "chown",
-	"chgrp", "truncate", "shred", "install", "patch", "rsync", "mkfifo", "mknod", "del", "erase", "move", "ren",
-	"rename", "md", "rd", "mklink", "copy", "xcopy", "robocopy", "new-item", "ni", "remove-item", "move-item",
-	"copy-item", "rename-item", "set-content", "add-content", "clear-content", "out-file", "mi", "ri", "cpi", "rni",
-	"ac", "clc", "tee")
+var clineWriters = sync.OnceValue(func() map[string]bool {
+	return set("rm", "rmdir", "unlink", "mv", "cp", "dd", "touch", "mkdir", "ln", "link", "chmod", "chown",
+		"chgrp", "truncate", "shred", "install", "patch", "rsync", "mkfifo", "mknod", "del", "erase", "move", "ren",
+		"rename", "md", "rd", "mklink", "copy", "xcopy", "robocopy", "new-item", "ni", "remove-item", "move-item",
+		"copy-item", "rename-item", "set-content", "add-content", "clear-content", "out-file", "mi", "ri", "cpi", "rni",
+		"ac", "clc", "tee")
+})
 
 // clineSubcommands are the programs the guard refuses with one of these
 // subcommands (it looks at the first operand; any operand here).
-var clineSubcommands = func() map[string]map[string]bool {
+var clineSubcommands = sync.OnceValue(func() map[string]map[string]bool {
 	js := set("install", "i", "ci", "add", "remove", "rm", "uninstall", "unlink", "link", "update", "up", "upgrade", "dedupe", "prune", "publish")
 	py := set("install", "uninstall", "add", "remove")
 	sys := set("install", "reinstall", "remove", "purge", "uninstall", "upgrade", "autoremove", "add", "del")
@@ -58,13 +63,19 @@ var clineSubcommands = func() map[string]map[string]bool {
 		"winget":   set("install", "uninstall", "upgrade"),
 		"nuget":    set("install", "update", "delete", "push"),
 	}
-}()
+})
 
+// The guard's tables and patterns are built on first use: most runs of
+// gotk never ask about Cline, and each costs its start-up.
 var (
-	clineAssign = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\+?=`)
-	clinePython = regexp.MustCompile(`^python[\d.]*$`)
-	clineInline = regexp.MustCompile(`^-[A-Za-z]*i(\..*)?$`)
+	clineAssign = lazyRegexp(`^[A-Za-z_][A-Za-z0-9_]*\+?=`)
+	clinePython = lazyRegexp(`^python[\d.]*$`)
+	clineInline = lazyRegexp(`^-[A-Za-z]*i(\..*)?$`)
 )
+
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // clinePlanGuard reports whether Cline's plan-mode guard may refuse the
 // simple command cmd (words split on blanks, as the guard splits them). It
@@ -73,12 +84,12 @@ var (
 func clinePlanGuard(cmd string) bool {
 	w := strings.Fields(cmd)
 	i := 0
-	for i < len(w) && (clineAssign.MatchString(w[i]) || clineKeywords[w[i]]) {
+	for i < len(w) && (clineAssign().MatchString(w[i]) || clineKeywords()[w[i]]) {
 		i++
 	}
-	for i < len(w) && clineWrappers[clineProgram(w[i])] {
+	for i < len(w) && clineWrappers()[clineProgram(w[i])] {
 		i++
-		for i < len(w) && (strings.HasPrefix(w[i], "-") || w[i] == "{}" || clineAssign.MatchString(w[i]) || clineDuration.MatchString(w[i])) {
+		for i < len(w) && (strings.HasPrefix(w[i], "-") || w[i] == "{}" || clineAssign().MatchString(w[i]) || clineDuration().MatchString(w[i])) {
 			i++
 		}
 	}
@@ -86,14 +97,14 @@ func clinePlanGuard(cmd string) bool {
 		return false
 	}
 	prog, args := clineProgram(w[i]), w[i+1:]
-	if clineWriters[prog] {
+	if clineWriters()[prog] {
 		return true
 	}
 	lower := make([]string, len(args))
 	for k, a := range args {
 		lower[k] = strings.ToLower(strings.NewReplacer(`"`, "", `'`, "").Replace(a))
 	}
-	if subs, ok := clineSubcommands[prog]; ok {
+	if subs, ok := clineSubcommands()[prog]; ok {
 		if prog == "yarn" && len(args) == 0 {
 			return true // yarn alone installs
 		}
@@ -113,10 +124,10 @@ func clinePlanGuard(cmd string) bool {
 		return false
 	}
 	switch {
-	case clinePython.MatchString(prog):
+	case clinePython().MatchString(prog):
 		return has(func(a string) bool { return a == "pip" || a == "pip3" })
 	case prog == "sed" || prog == "gsed" || prog == "perl":
-		return has(func(a string) bool { return clineInline.MatchString(a) || strings.HasPrefix(a, "--in-place") })
+		return has(func(a string) bool { return clineInline().MatchString(a) || strings.HasPrefix(a, "--in-place") })
 	case prog == "awk" || prog == "gawk" || prog == "nawk" || prog == "mawk":
 		return has(func(a string) bool { return strings.Contains(a, "inplace") })
 	case prog == "sort":
@@ -136,9 +147,11 @@ func clinePlanGuard(cmd string) bool {
 	return false
 }
 
-var clineKeywords = set("if", "then", "else", "elif", "fi", "while", "until", "do", "done", "for", "case", "esac", "!", "{", "}")
+var clineKeywords = sync.OnceValue(func() map[string]bool {
+	return set("if", "then", "else", "elif", "fi", "while", "until", "do", "done", "for", "case", "esac", "!", "{", "}")
+})
 
-var clineDuration = regexp.MustCompile(`^\d+[smhd]?$`)
+var clineDuration = lazyRegexp(`^\d+[smhd]?$`)
 
 // clineProgram is the guard's name for a program word: quotes removed, the
 // last path element, lower case, without .exe.
