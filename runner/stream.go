@@ -151,8 +151,8 @@ func (t *streamTap) headShown(stream int) bool {
 	if t.win == nil || !t.every || t.win.Tail() || (stream == 1 && !t.winBoth) {
 		return false
 	}
-	_, exact := t.win.Window()
-	return exact && t.win.Complete()
+	win, exact := t.win.Window()
+	return exact && t.win.Complete() && !hasNUL(win) // binary is counted to its end, never shown
 }
 
 // take gets the capture's bytes past its limit: first what it held,
