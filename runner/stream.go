@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/gotk-dev/gotk/runner/tokens"
 	"github.com/gotk-dev/gotk/runner/window"
 	"io"
 	"strings"
@@ -148,11 +147,11 @@ var errHeadShown = errors.New("the head window is complete")
 // raw window. Not for tests, builds and linters, whose summary comes at
 // the end and which gotk runs to completion.
 func (t *streamTap) headShown(stream int) bool {
-	if t.win == nil || !t.every || t.win.Tail() || (stream == 1 && !t.winBoth) {
+	if t.win == nil || !t.every || !t.win.Complete() || (stream == 1 && !t.winBoth) {
 		return false
 	}
-	win, exact := t.win.Window()
-	return exact && t.win.Complete() && !hasNUL(win) // binary is counted to its end, never shown
+	win, _ := t.win.Window() // exact once complete
+	return !hasNUL(win)      // binary is counted to its end, never shown
 }
 
 // take gets the capture's bytes past its limit: first what it held,
@@ -337,8 +336,7 @@ func (a *app) fitStream(run *store.Run, shown filter.Output, rawWin []byte, reca
 	}
 	run.Command += " | " + a.win.Pipe()
 	run.RawBytes = int64(len(rawWin))
-	out, ok := window.Fit(compact, rawWin, a.win, recall, every)
-	if ok && tokens.Fewer([][]byte{out, side}, [][]byte{rawWin}) {
+	if out, ok := a.fitWindow(compact, side, rawWin, nil, recall, every); ok {
 		return filter.Output{Stdout: out, Stderr: side}
 	}
 	if hasNUL(rawWin) {

@@ -30,10 +30,7 @@ func (a *app) finishWindowed(run store.Run, plain plainText, shown filter.Output
 	rawWin := a.win.Apply(rawStream)
 	out, ok := []byte(nil), false
 	if rerr == nil {
-		out, ok = window.Fit(compact, rawWin, a.win, recall, every, a.win.Apply(plain.stdout), a.win.Apply(plain.stderr))
-	}
-	if ok && !tokens.Fewer([][]byte{out, side}, [][]byte{rawWin, rawSide}) {
-		ok = false
+		out, ok = a.fitWindow(compact, side, rawWin, rawSide, recall, every, a.win.Apply(plain.stdout), a.win.Apply(plain.stderr))
 	}
 	run.Mode = modeFiltered
 	if !ok {
@@ -52,6 +49,15 @@ func (a *app) finishWindowed(run store.Run, plain plainText, shown filter.Output
 	}
 	a.record(run, kept)
 	return exit
+}
+
+// fitWindow fits compact to the agent's window (window.Fit, rawFacts as
+// there): ok when it keeps every fact of the raw window and, with side
+// (stderr, printed beside it), costs fewer tokens than the raw window and
+// rawSide would have. Held and streamed runs decide by it alike.
+func (a *app) fitWindow(compact, side, rawWin, rawSide []byte, recall string, every bool, rawFacts ...[]byte) ([]byte, bool) {
+	out, ok := window.Fit(compact, rawWin, a.win, recall, every, rawFacts...)
+	return out, ok && tokens.Fewer([][]byte{out, side}, [][]byte{rawWin, rawSide})
 }
 
 // everyLineCounts: in the output of this rule every line is a fact (a

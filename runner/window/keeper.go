@@ -66,9 +66,6 @@ func (k *Keeper) Window() ([]byte, bool) {
 	return nil, false
 }
 
-// Tail reports whether the window is the last lines.
-func (k *Keeper) Tail() bool { return k.w.Tail }
-
 // Complete reports whether a head window has all its lines: nothing
 // written later changes it.
 func (k *Keeper) Complete() bool { return !k.w.Tail && k.lines >= k.w.N }
