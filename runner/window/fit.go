@@ -355,6 +355,7 @@ func Facts(b []byte) []fact {
 func Holds(shaped, raw []byte) bool {
 	s := string(shaped)
 	lower := strings.ToLower(s)
+	var told []fact // shaped's own facts, read once a count needs them
 	for _, f := range Facts(raw) {
 		switch f.kind {
 		case "locator":
@@ -366,7 +367,13 @@ func Holds(shaped, raw []byte) bool {
 				return false
 			}
 		case "count":
-			if !countNear(lower, f.name, f.value) && !implied(f, Facts(shaped)) {
+			if countNear(lower, f.name, f.value) {
+				continue
+			}
+			if told == nil {
+				told = Facts(shaped)
+			}
+			if !implied(f, told) {
 				return false
 			}
 		}
