@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/gotk-dev/gotk/runner/tokens"
-	"github.com/gotk-dev/gotk/runner/window"
 	"io"
 	"os"
 	"runtime/debug"
@@ -17,6 +15,8 @@ import (
 	"github.com/gotk-dev/gotk/runner/filter"
 	"github.com/gotk-dev/gotk/runner/proc"
 	"github.com/gotk-dev/gotk/runner/store"
+	"github.com/gotk-dev/gotk/runner/tokens"
+	"github.com/gotk-dev/gotk/runner/window"
 )
 
 // captureLimit bounds what a filtered run holds in memory (both streams

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/gotk-dev/gotk/runner/window"
 	"io"
 	"strings"
 
 	"github.com/gotk-dev/gotk/runner/filter"
 	"github.com/gotk-dev/gotk/runner/proc"
 	"github.com/gotk-dev/gotk/runner/store"
+	"github.com/gotk-dev/gotk/runner/window"
 )
 
 // An output past captureLimit is not held: the capture hands what it held

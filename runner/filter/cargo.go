@@ -2,8 +2,9 @@ package filter
 
 import (
 	"fmt"
-	"github.com/gotk-dev/gotk/runner/window"
 	"strings"
+
+	"github.com/gotk-dev/gotk/runner/window"
 )
 
 // cargoTest renders `cargo test`: compiler output on stderr without the

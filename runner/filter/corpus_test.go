@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/gotk-dev/gotk/runner/tokens"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gotk-dev/gotk/core/registry"
+	"github.com/gotk-dev/gotk/runner/tokens"
 )
 
 // The corpus: testdata/<case>/ holds one run of a real tool (or a labelled

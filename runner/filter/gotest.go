@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/gotk-dev/gotk/runner/window"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/gotk-dev/gotk/runner/window"
 )
 
 // goTest renders `go test`: it runs `go test -json` and prints the failing

@@ -2,12 +2,13 @@ package window
 
 import (
 	"fmt"
-	"github.com/gotk-dev/gotk/runner/tokens"
 	"path"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/gotk-dev/gotk/runner/tokens"
 )
 
 // Fit shapes gotk's compact output to the window: at most w.N lines, the
