@@ -134,6 +134,11 @@ func (a *app) runProgram(argv []string, raw bool) int {
 		tap.win, tap.winBoth, tap.every = window.NewKeeper(a.win, windowKeep), a.sameFile(), everyLineCounts(m.Rule.Category)
 	}
 	opts := proc.Options{Limit: tap.limit(), Stdout: tap.writer(0), Stderr: tap.writer(1), Spool: tap.spoolWrite}
+	if tap.win != nil && !a.win.Tail && !m.Rule.RunsToEnd() {
+		// A log, a plan, a process table: gotk stops it where the agent's
+		// head would, once the window's lines have come.
+		opts.Stop = tap.headStop
+	}
 	if after := a.liveAfter(); after > 0 && !a.win.Set() {
 		opts.LiveAfter = after
 		opts.GoLive = func(held proc.Output) (io.Writer, io.Writer) {
@@ -172,6 +177,7 @@ func (a *app) runProgram(argv []string, raw bool) int {
 		return res.Exit
 	}
 	if out.Overflow || !injected && hasNUL(out.Combined) {
+		tap.stopped = tap.stopped || out.Stopped
 		in.Recall = func() string { return hint(nil) }
 		return a.finishStream(tap, run, res, in, id, out)
 	}
@@ -180,6 +186,10 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	in.Recall = func() string { return hint(plain.combined) }
 	if keep {
 		in.Plain = plain.combined
+	}
+	if out.Stopped {
+		// Only the window's start was read: no form of it is the run's.
+		return a.finishWindowed(run, plain, filter.Output{}, errHeadStopped, "", id, false, true, res.Exit)
 	}
 	shown, rerr := safeRender(f, in)
 	if a.win.Set() {

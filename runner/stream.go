@@ -49,7 +49,10 @@ type streamTap struct {
 	win     *window.Keeper
 	winBoth bool
 	every   bool
-	stopped bool // the head window was complete: the program was stopped
+	// headDone: 0 while a head window gotk stops at is incomplete, 1 once
+	// complete, -1 complete and binary (not stopped: counted to its end)
+	headDone int
+	stopped  bool // the head window was complete: the program was stopped
 
 	st        *filter.Stream // nil until the capture passed its limit
 	chunks    []tapChunk     // the held chunks, in arrival order
@@ -153,6 +156,23 @@ func (t *streamTap) headShown(stream int) bool {
 	win, _ := t.win.Window() // exact once complete
 	return !hasNUL(win)      // binary is counted to its end, never shown
 }
+
+// headStop is the capture's Stop for a command gotk stops as the agent's
+// head would: once the head window has its lines, stdout is read no
+// further, and stderr neither when the window sees it too (2>&1).
+func (t *streamTap) headStop() (stdout, stderr bool) {
+	if t.headDone == 0 && t.win.Complete() {
+		t.headDone = 1
+		if win, _ := t.win.Window(); hasNUL(win) {
+			t.headDone = -1 // binary is counted to its end, never shown
+		}
+	}
+	done := t.headDone > 0
+	return done, done && t.winBoth
+}
+
+// errHeadStopped: the run was stopped at the agent's head window.
+var errHeadStopped = errors.New("stopped at the head window")
 
 // take gets the capture's bytes past its limit: first what it held,
 // stdout's then stderr's (each in one or more buffers), then each chunk

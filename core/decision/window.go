@@ -108,28 +108,6 @@ func lineCount(args []string, tail bool) (int, bool) {
 	return n, true
 }
 
-// windowable: the rule's output gotk can fit into the first lines of a
-// window — failures and errors with their locators, then the summary
-// (tests, builds, linters, git, listings). Before `head`, which stops the
-// raw command early, other rules stay as written; before `tail`, `cat`,
-// `less` and `more`, which read the raw command to its end as gotk does,
-// every rule is rewritten (Fit prints the raw window where its own output
-// would lose a fact of it).
-func windowable(r *registry.Rule) bool {
-	if r.Pipe != registry.PipeNone {
-		return true
-	}
-	switch r.Category {
-	case registry.Tests, registry.Build, registry.Lint, registry.VCS:
-		return true
-	}
-	switch r.ID {
-	case "kubectl.get", "oc.get", "docker.ps", "docker.images", "helm", "pip", "npm.list", "pnpm.list":
-		return true
-	}
-	return false
-}
-
 // producerWindow decides the first stage of a pipeline: why it may not be
 // rewritten (""), and else the window gotk must fit its output to
 // ("--tail 30", or "" when every later stage shows all lines).
@@ -151,9 +129,9 @@ func producerWindow(s *shell.Script, c *shell.Command, m registry.Match) (why, w
 		return "", ""
 	}
 	if bound.kind == showsHead {
-		if !windowable(m.Rule) {
-			return fmt.Sprintf("its output feeds `%s`, which stops it early; gotk would run it to its end, and fits the first lines of tests, builds, linters, git and listings only", bound.text), ""
-		}
+		// Tests, builds, linters, git and listings run to their end, their
+		// compact output fitted to the first lines; any other command gotk
+		// stops where head stops it (registry.Rule.RunsToEnd).
 		return "", "--head " + strconv.Itoa(bound.n)
 	}
 	return "", "--tail " + strconv.Itoa(bound.n)
@@ -174,6 +152,9 @@ func pipeNote(s *shell.Script, i int, p plan) string {
 			where := "first"
 			if f[0] == "--tail" {
 				where = "last"
+			}
+			if where == "first" && p.match.Rule != nil && !p.match.Rule.RunsToEnd() {
+				return fmt.Sprintf("%s: the agent sees the first %s lines of its output; gotk stops the command where head would (it reads no further once they have come) and prints them, compact when the command ended before (%s)", pos, f[1], p.window)
 			}
 			return fmt.Sprintf("%s: the agent sees the %s %s lines of its output; through gotk it prints at most %s lines, failures and errors first, then the summary (%s)", pos, where, f[1], f[1], p.window)
 		case p.rewrite:

@@ -49,10 +49,10 @@ func TestWindows(t *testing.T) {
 		{"go test ./... | LC_ALL=C tail -5", Passthrough, ""},
 		{"go test ./... |& tail -5", Passthrough, ""},
 		{"go test ./... 2>&1 | tail -30 > out.txt", Passthrough, ""},
-		// head stops the raw command early: only the rules whose first
-		// lines gotk fits go before it
-		{"docker logs app | head -20", Passthrough, ""},
-		{"cat f | head -20", Passthrough, ""},
+		// head stops the raw command early: the runner stops the rules it
+		// does not run to their end as head does
+		{"docker logs app | head -20", AskRewrite, "gotk --head 20 docker logs app | head -20"},
+		{"cat f | head -20", AskRewrite, "gotk --head 20 cat f | head -20"},
 		// tail, cat, less read the raw command to its end, as gotk does
 		{"docker logs app 2>&1 | tail -20", AskRewrite, "gotk --tail 20 docker logs app 2>&1 | tail -20"},
 		{"ps aux | tail -30", AskRewrite, "gotk --tail 30 ps aux | tail -30"},
@@ -229,7 +229,11 @@ func TestPipeNotes(t *testing.T) {
 		t.Errorf("reason: %q", d.Segments[0].Reason)
 	}
 	d = e.Decide(Request{Command: "docker logs app | head -3", Explain: true})
-	if want := "`head -3`, which stops it early"; !strings.Contains(d.Segments[0].Reason, want) {
-		t.Errorf("reason: %q", d.Segments[0].Reason)
+	if want := "gotk stops the command where head would"; !strings.Contains(d.Segments[0].Pipe, want) {
+		t.Errorf("pipe: %q", d.Segments[0].Pipe)
+	}
+	d = e.Decide(Request{Command: "go test ./... | head -3", Explain: true})
+	if want := "failures and errors first"; !strings.Contains(d.Segments[0].Pipe, want) {
+		t.Errorf("pipe: %q", d.Segments[0].Pipe)
 	}
 }

@@ -67,6 +67,29 @@ type Rule struct {
 	ReadOnly func(args []string) bool
 }
 
+// RunsToEnd reports whether, before an agent's `head` window, gotk runs
+// the rule's command to its end and fits its compact output to the
+// window's first lines: tests, builds, linters and git (whose summary and
+// failures may come last), and the rules that may feed a pipeline
+// (listings, reads). The command of any other rule (a log, a plan, a
+// process table) gotk stops where head stops it: once the window's lines
+// have come it reads no further, and the program meets the closed pipe it
+// would have met.
+func (r *Rule) RunsToEnd() bool {
+	if r.Pipe != PipeNone {
+		return true
+	}
+	switch r.Category {
+	case Tests, Build, Lint, VCS:
+		return true
+	}
+	switch r.ID {
+	case "kubectl.get", "oc.get", "docker.ps", "docker.images", "helm", "pip", "npm.list", "pnpm.list":
+		return true
+	}
+	return false
+}
+
 // Match is the result of classifying a command.
 type Match struct {
 	Rule *Rule

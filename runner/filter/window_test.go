@@ -1,6 +1,7 @@
 package filter
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -36,7 +37,8 @@ type sessionLine struct {
 
 // sessionLines builds every corpus case in every shape, asks the decision
 // (Claude, default mode) whether it is rewritten, and shapes it as gotk
-// would: the compact output fitted to the window, else the raw window.
+// would: the compact output fitted to the window, else the raw window
+// (also where gotk stops the command at a head window, as head would).
 func sessionLines(t testing.TB) []sessionLine {
 	home := t.TempDir()
 	os.MkdirAll(filepath.Join(home, "managed"), 0o755)
@@ -60,7 +62,8 @@ func sessionLines(t testing.TB) []sessionLine {
 					t.Fatalf("%q rewritten without its window: %q", line, d.Command)
 				}
 				s.rewritten = true
-				if rerr == nil {
+				stopped := !w.Tail && !c.match.Rule.RunsToEnd() && bytes.Count(raw, []byte("\n")) >= w.N
+				if rerr == nil && !stopped {
 					if fit, ok := window.Fit(shown, s.rawWin, w, testRecall, every(c)); ok {
 						s.got = fit
 					}

@@ -84,6 +84,9 @@ type Output struct {
 	// Cut is set when a live run's output outgrew the capture limit: the
 	// buffers hold only its beginning.
 	Cut bool
+	// Stopped is set when Options.Stop closed a pipe: the output is what
+	// came before (and with the read that ended it).
+	Stopped bool
 }
 
 // Options say where a captured run's output goes besides gotk's memory.
@@ -105,6 +108,12 @@ type Options struct {
 	// and never goes live.
 	LiveAfter time.Duration
 	GoLive    func(held Output) (stdout, stderr io.Writer)
+	// Stop, when not nil, is asked after each piece of output is taken in
+	// (after Spool got it, under the same lock) which streams gotk reads
+	// no further (an agent's head has its
+	// lines): their pipes are closed at once, and the program meets a
+	// closed pipe on its next write there, as it would have under head.
+	Stop func() (stdout, stderr bool)
 }
 
 // Capture runs argv with gotk's stdin and both output streams captured.
@@ -132,7 +141,7 @@ func Capture(argv []string, o Options) (Output, Result, error) {
 	growPipe(outW)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, outW, errW
 	setProcAttr(cmd)
-	c := &collector{limit: o.Limit, w: [2]io.Writer{o.Stdout, o.Stderr}, spool: o.Spool, goLive: o.GoLive}
+	c := &collector{limit: o.Limit, w: [2]io.Writer{o.Stdout, o.Stderr}, spool: o.Spool, goLive: o.GoLive, stop: o.Stop, r: [2]*os.File{outR, errR}}
 	var wg sync.WaitGroup
 	started := false
 	var live *time.Timer
@@ -177,7 +186,7 @@ func Capture(argv []string, o Options) (Output, Result, error) {
 	if err != nil {
 		return Output{}, Result{}, err
 	}
-	out.Overflow, out.Live, out.Cut = c.overflow, c.live, c.cut
+	out.Overflow, out.Live, out.Cut, out.Stopped = c.overflow, c.live, c.cut, c.stopped[0] || c.stopped[1]
 	return out, res, nil
 }
 
@@ -208,6 +217,9 @@ type collector struct {
 	cut      bool // live, and past the limit: the buffers stopped growing
 	done     bool // the run is over: too late to go live
 	scratch  [2][]byte
+	stop     func() (stdout, stderr bool)
+	r        [2]*os.File // the read ends of the pipes
+	stopped  [2]bool     // closed by stop
 }
 
 const (
@@ -232,10 +244,31 @@ func (c *collector) drain(wg *sync.WaitGroup, stream int, r io.Reader) {
 			}
 			return
 		}
+		if n > 0 && c.stopNow(stream) {
+			return
+		}
 		if err != nil {
 			return
 		}
 	}
+}
+
+// stopNow closes the pipes stop names (both drains may ask; each pipe
+// is closed once) and reports whether stream's is closed.
+func (c *collector) stopNow(stream int) bool {
+	if c.stop == nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out, errs := c.stop() // under the lock, as Spool is
+	for s, now := range [2]bool{out, errs} {
+		if now && !c.stopped[s] && c.r[s] != nil {
+			c.stopped[s] = true
+			c.r[s].Close() // a Read waiting on it returns at once
+		}
+	}
+	return c.stopped[stream]
 }
 
 // room is where stream's next read goes: the free end of its last chunk

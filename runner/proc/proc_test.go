@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -185,4 +186,38 @@ func (w *signalWriter) Write(p []byte) (int, error) {
 		os.WriteFile(w.file, nil, 0o600)
 	}
 	return len(p), nil
+}
+
+// Stop closes the pipes it names: the program meets a closed pipe on its
+// next write there (dies of SIGPIPE, as under head) and what it wrote
+// after is never read; a stream Stop does not name is read to its end.
+func TestCaptureStop(t *testing.T) {
+	dir := t.TempDir()
+	// stderr's line comes first, then stdout's: Stop closes stdout once
+	// both were read; the script then writes there again.
+	script := `echo err >&2; sleep 0.1; echo one; sleep 0.1; echo two >&2; echo three; touch ` + dir + `/after`
+	var seen atomic.Int32
+	o, res, err := Capture([]string{"sh", "-c", script}, Options{Limit: 1 << 20, Stop: func() (bool, bool) {
+		return seen.Add(1) >= 2, false
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !o.Stopped || string(o.Stdout) != "one\n" {
+		t.Fatalf("stopped %v, stdout %q", o.Stopped, o.Stdout)
+	}
+	if string(o.Stderr) != "err\ntwo\n" {
+		t.Fatalf("stderr %q: read to its end", o.Stderr)
+	}
+	if res.Exit != 128+13 {
+		t.Fatalf("exit %d, want 141 (SIGPIPE)", res.Exit)
+	}
+	if _, err := os.Stat(dir + "/after"); err == nil {
+		t.Fatal("the program ran past its closed pipe")
+	}
+	// Never asked to stop: read to the end.
+	o, res, err = Capture([]string{"sh", "-c", "echo a; echo b >&2"}, Options{Limit: 1 << 20, Stop: func() (bool, bool) { return false, false }})
+	if err != nil || o.Stopped || string(o.Stdout) != "a\n" || string(o.Stderr) != "b\n" || res.Exit != 0 {
+		t.Fatalf("%v %+v exit %d", err, o, res.Exit)
+	}
 }
