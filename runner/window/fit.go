@@ -299,8 +299,19 @@ func toolchainLines(ls []string) []bool {
 	return out
 }
 
+// passed: a test runner's line for a test that passed (✓ and its name,
+// where it is: playwright's `✓ 3 [chromium] › a.spec.ts:5:3 › …`): its
+// locator is not a failure's, and the run's counts tell it.
+func passed(l string) bool {
+	l = strings.TrimLeft(ansiRe().ReplaceAllString(l, ""), " \t")
+	return (strings.HasPrefix(l, "✓") || strings.HasPrefix(l, "✔")) && !wordRe().MatchString(l)
+}
+
 // important: a line that carries a failure or an error.
 func important(l string) bool {
+	if passed(l) {
+		return false
+	}
 	l = zeroRe().ReplaceAllString(ansiRe().ReplaceAllString(l, ""), "")
 	return wordRe().MatchString(l) || locatorRe().MatchString(l)
 }
@@ -336,8 +347,10 @@ func Facts(b []byte) []fact {
 		if frame[i] {
 			continue
 		}
-		for _, m := range locatorRe().FindAllStringSubmatch(l, -1) {
-			add(fact{"locator", path.Base(m[1]), m[2] + m[3] + m[4]})
+		if !passed(l) {
+			for _, m := range locatorRe().FindAllStringSubmatch(l, -1) {
+				add(fact{"locator", path.Base(m[1]), m[2] + m[3] + m[4]})
+			}
 		}
 		for _, m := range failRe().FindAllStringSubmatch(l, -1) {
 			add(fact{"failing", strings.TrimRight(m[1], ":,"), ""})

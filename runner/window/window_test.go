@@ -268,3 +268,26 @@ func TestHoldsCountsOfAPart(t *testing.T) {
 		}
 	}
 }
+
+// A passing test's line (✓ and where the test is) is no failure: its
+// locator need not be kept, the run's counts tell it. A ✓ line that
+// carries a failure word still is one.
+func TestHoldsPassedLinesAreNoFacts(t *testing.T) {
+	raw := []byte("  ✓  1 [chromium] › tests/home.spec.ts:3:5 › home › shows the hero (812ms)\n" +
+		"  ✘  2 [chromium] › tests/cart.spec.ts:15:5 › cart › applies a coupon (5.3s)\n")
+	for shaped, want := range map[string]bool{
+		"  ✘ [chromium] › tests/cart.spec.ts:15:5 › cart › applies a coupon\n1 failed\n1 passed\n": true,
+		"1 failed\n1 passed\n": false, // the failure's locator
+	} {
+		if got := Holds([]byte(shaped), raw); got != want {
+			t.Errorf("Holds(%q) = %v, want %v", shaped, got, want)
+		}
+	}
+	warned := []byte("  ✓ tests/a.spec.ts:9:1 › loads (warning: slow.ts:4 retried)\n")
+	if Holds([]byte("1 passed\n"), warned) {
+		t.Error("a ✓ line with a failure word lost its locators")
+	}
+	if important("  ✓  1 [chromium] › tests/home.spec.ts:3:5 › home › shows the hero (812ms)") {
+		t.Error("a passed test's line is important")
+	}
+}
