@@ -593,7 +593,7 @@ func words(l string) []string {
 	for _, w := range strings.FieldsFunc(ansiRe().ReplaceAllString(l, ""), func(r rune) bool {
 		return r == ' ' || r == '\t' || r == ',' || r == '"' || r == '\'' || r == '(' || r == ')' || r == '[' || r == ']'
 	}) {
-		if strings.Trim(w, "=-_*#~.:;|/\\<>+`⎯─━…") == "" {
+		if strings.Trim(w, "=-_*#~.:;|/\\<>+`⎯─━…") == "" || duration(w) {
 			continue
 		}
 		if i := strings.LastIndexByte(w, '/'); i >= 0 && i < len(w)-1 {
@@ -602,6 +602,26 @@ func words(l string) []string {
 		out = append(out, strings.TrimRight(w, ":;."))
 	}
 	return out
+}
+
+// duration: a word that is only a time taken (0.005s, 812ms, 1m2s):
+// no two runs print the same, and a compact form may sum or drop it.
+func duration(w string) bool {
+	w = strings.TrimRight(w, ".,;:")
+	i := 0
+	for i < len(w) && (w[i] >= '0' && w[i] <= '9' || w[i] == '.') {
+		i++
+	}
+	if i == 0 || i == len(w) {
+		return false
+	}
+	switch u := w[i:]; u {
+	case "s", "ms", "µs", "us", "ns", "m", "h", "min", "sec", "secs":
+		return true
+	default:
+		// 1m2s, 1m2.5s
+		return u[0] == 'm' && len(u) > 1 && duration(u[1:]) && !strings.HasPrefix(u, "ms")
+	}
 }
 
 // ansiRe matches terminal colour and cursor sequences: colour is not

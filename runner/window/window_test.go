@@ -291,3 +291,24 @@ func TestHoldsPassedLinesAreNoFacts(t *testing.T) {
 		t.Error("a passed test's line is important")
 	}
 }
+
+// A time taken is no name: the window's `FAIL pkg 0.005s` is held by the
+// compact form's `FAIL pkg 0.006s` (the run printed as typed and the run
+// gotk read differ in their timings), never by another package's line.
+func TestDurationsAreNoNames(t *testing.T) {
+	for w, want := range map[string]bool{"0.005s": true, "812ms": true, "1m2s": true, "5.3s": true, "14.2s,": true,
+		"3": false, "v1.2": false, "s": false, "10mb": false, "ms": false, "2msx": false} {
+		if got := duration(w); got != want {
+			t.Errorf("duration(%q) = %v", w, got)
+		}
+	}
+	raw := []byte("--- FAIL: TestX (0.00s)\nFAIL\texample.com/m/function\t0.005s\n")
+	held := []byte("--- FAIL: TestX (0.01s)\nFAIL\texample.com/m/function\t0.006s\n")
+	if !represented(held, raw, false, held) {
+		t.Error("a line that differs only in its duration is not represented")
+	}
+	other := []byte("--- FAIL: TestX (0.01s)\nFAIL\texample.com/m/value\t0.005s\n")
+	if represented(other, raw, false, other) {
+		t.Error("another package's line represents the window's")
+	}
+}
