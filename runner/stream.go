@@ -288,12 +288,18 @@ func (a *app) finishStream(t *streamTap, run store.Run, res proc.Result, in filt
 	run.Mode, run.Measured, run.RawBytes = modeStreamed, true, total
 	if t.win != nil {
 		if rawWin, exact := t.win.Window(); exact {
+			// stderr beside a stdout window streamed past: not refitted
+			rf := refitter{t.f, in, t.winBoth}
 			if t.stopped {
-				// what was read is only the start: no count of it is the run's
+				// what was read is only the start: no count of it is the
+				// run's; the window itself, compacted where that holds it
 				run.Command += " | " + a.win.Pipe()
 				run.Mode, run.RawBytes, shown = modeFallback, int64(len(rawWin)), filter.Output{Stdout: rawWin}
+				if got, ok := rf.refit(a.win, rawWin, nil, 0); ok && t.every {
+					run.Mode, shown = modeFiltered, got
+				}
 			} else {
-				shown = a.fitStream(&run, shown, rawWin, in.Recall(), t.every, t.winBoth)
+				shown = a.fitStream(&run, shown, rawWin, rf, t.every, t.winBoth, st.Lines())
 			}
 		}
 	}
@@ -349,18 +355,27 @@ func sizeName(n int64) string {
 // raw window itself — never binary output (NUL bytes), which only the
 // compact form's count shows. The run's raw size is the raw window's.
 // both: the window sees stderr too (one file).
-func (a *app) fitStream(run *store.Run, shown filter.Output, rawWin []byte, recall string, every, both bool) filter.Output {
+func (a *app) fitStream(run *store.Run, shown filter.Output, rawWin []byte, rf refitter, every, both bool, total int64) filter.Output {
 	compact, side := shown.Stdout, shown.Stderr
 	if both {
 		compact, side = append(append([]byte{}, shown.Stdout...), shown.Stderr...), nil
 	}
 	run.Command += " | " + a.win.Pipe()
 	run.RawBytes = int64(len(rawWin))
-	if out, ok := a.fitWindow(compact, side, rawWin, nil, recall, every); ok {
+	if out, ok := a.fitWindow(compact, side, rawWin, nil, rf.in.Recall(), every); ok {
 		return filter.Output{Stdout: out, Stderr: side}
 	}
 	if hasNUL(rawWin) {
 		return shown
+	}
+	if every {
+		offset := 0
+		if a.win.Tail {
+			offset = int(total) - window.Lines(rawWin)
+		}
+		if got, ok := rf.refit(a.win, rawWin, nil, offset); ok {
+			return got
+		}
 	}
 	run.Mode = modeFallback
 	return filter.Output{Stdout: rawWin, Stderr: side}

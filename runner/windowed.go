@@ -20,7 +20,7 @@ import (
 // would have received without gotk —, never against the whole output the
 // window would have cut (gotk gain does not credit gotk with the agent's
 // own tail); its command names the window.
-func (a *app) finishWindowed(run store.Run, plain plainText, shown filter.Output, rerr error, recall, id string, keep, every bool, exit int) int {
+func (a *app) finishWindowed(run store.Run, plain plainText, shown filter.Output, rerr error, rf refitter, id string, keep, every bool, exit int) int {
 	rawStream, rawSide := plain.stdout, plain.stderr
 	compact, side := shown.Stdout, shown.Stderr
 	if a.sameFile() {
@@ -30,7 +30,17 @@ func (a *app) finishWindowed(run store.Run, plain plainText, shown filter.Output
 	rawWin := a.win.Apply(rawStream)
 	out, ok := []byte(nil), false
 	if rerr == nil {
-		out, ok = a.fitWindow(compact, side, rawWin, rawSide, recall, every, a.win.Apply(plain.stdout), a.win.Apply(plain.stderr))
+		out, ok = a.fitWindow(compact, side, rawWin, rawSide, rf.in.Recall(), every, a.win.Apply(plain.stdout), a.win.Apply(plain.stderr))
+	}
+	if !ok && every {
+		// no form of the whole run fits: the window itself, compacted
+		offset := 0
+		if a.win.Tail {
+			offset = window.Lines(rawStream) - window.Lines(rawWin)
+		}
+		if got, fits := rf.refit(a.win, rawWin, rawSide, offset); fits {
+			out, side, ok = got.Stdout, got.Stderr, true
+		}
 	}
 	run.Mode = modeFiltered
 	if !ok {
@@ -49,6 +59,23 @@ func (a *app) finishWindowed(run store.Run, plain plainText, shown filter.Output
 	}
 	a.record(run, kept)
 	return exit
+}
+
+// refitter renders a run's filter over the agent's raw window alone
+// (filter.Refit): for a listing, a log, a diff whose whole compact form
+// does not fit the window. Not for a run gotk gave flags of its own
+// (the raw window is not in the filter's format).
+type refitter struct {
+	f  filter.Filter
+	in filter.Input
+	ok bool // the command ran as typed
+}
+
+func (r refitter) refit(w window.Window, rawWin, rawSide []byte, offset int) (filter.Output, bool) {
+	if !r.ok || r.f == nil {
+		return filter.Output{}, false
+	}
+	return filter.Refit(r.f, r.in, w, rawWin, rawSide, offset)
 }
 
 // fitWindow fits compact to the agent's window (window.Fit, rawFacts as

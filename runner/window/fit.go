@@ -1,6 +1,7 @@
 package window
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"regexp"
@@ -62,6 +63,23 @@ func Fit(compact, rawWin []byte, w Window, recall string, every bool, rawFacts .
 		}
 	}
 	return out, true
+}
+
+// Refits: out, a filter's rendering of the raw window rawWin alone (a
+// listing's rows, a log's lines), stands for it in the window: at most
+// w.N lines, every fact of rawWin (Holds), and every row of rawWin in
+// out in the words a compact form keeps (represented, each row a fact)
+// — unless out says where the rest is (names recall, as every cap of a
+// filter does: a row cut short, columns dropped, repeats folded).
+func Refits(out, rawWin []byte, w Window, recall string) bool {
+	if Lines(out) > w.N || !Holds(out, rawWin) {
+		return false
+	}
+	mark := recall
+	if i := strings.Index(mark, " ("); i > 0 {
+		mark = mark[:i]
+	}
+	return mark != "" && bytes.Contains(out, []byte(mark)) || represented(out, rawWin, true, out)
 }
 
 // choose keeps at most w.N lines of compact, one of them the cap line, in

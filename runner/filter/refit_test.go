@@ -1,0 +1,81 @@
+package filter
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gotk-dev/gotk/runner/window"
+)
+
+// fakeFilter renders its input with render.
+type fakeFilter struct{ render func(Input) (Output, error) }
+
+func (fakeFilter) Args(argv []string, tool int) []string { return argv }
+func (f fakeFilter) Render(in Input) (Output, error)     { return f.render(in) }
+
+func refitInput() Input {
+	return Input{Argv: []string{"tool"}, RanArgv: []string{"tool", "--json"},
+		Recall:      func() string { return "gotk recall ab12" },
+		RecallLines: func(from, to int) string { return fmt.Sprintf("gotk recall ab12 --lines %d-%d", from, to) },
+		Plain:       []byte("the whole run\n")}
+}
+
+// The filter reads the window as typed (never the whole run's text),
+// and a range it names is a range of the whole output: past the lines
+// before a tail window.
+func TestRefitRendersTheWindow(t *testing.T) {
+	raw := []byte(strings.Repeat("12:00:01 GET /health 200 in 3ms from the load balancer\n", 20))
+	var seen Input
+	f := fakeFilter{func(in Input) (Output, error) {
+		seen = in
+		return Output{Stdout: []byte("12:00:01 GET /health 200 in 3ms from the load balancer\n… 19 more: " + in.RecallLines(2, 20) + "\n")}, nil
+	}}
+	out, ok := Refit(f, refitInput(), window.Window{N: 20, Tail: true}, raw, nil, 70)
+	if !ok {
+		t.Fatal("refused")
+	}
+	if string(seen.Stdout) != string(raw) || seen.Plain != nil || strings.Join(seen.RanArgv, " ") != "tool" {
+		t.Fatalf("the filter read %q (plain %q, ran %q)", seen.Stdout, seen.Plain, seen.RanArgv)
+	}
+	if !strings.Contains(string(out.Stdout), "--lines 72-90") {
+		t.Fatalf("range not in the whole output's lines:\n%s", out.Stdout)
+	}
+}
+
+// Refused: more lines than the window, a fact of the window lost, a row
+// dropped without naming recall, no fewer tokens, binary, a panic.
+func TestRefitRefuses(t *testing.T) {
+	rows := []byte("api-7d9f 1/1 Running 0 3d\nworker-5c2a 0/1 CrashLoopBackOff 12 3d\ndb-0 1/1 Running 0 9d\n" +
+		"cache-1 1/1 Running 0 9d\nqueue-2 1/1 Running 0 9d\n")
+	w := window.Window{N: 5}
+	for name, render := range map[string]func(Input) (Output, error){
+		"too many lines": func(Input) (Output, error) { return Output{Stdout: []byte("a\nb\nc\nd\ne\nf\n")}, nil },
+		"row dropped":    func(Input) (Output, error) { return Output{Stdout: []byte("api-7d9f Running\ndb-0 Running\n")}, nil },
+		"not fewer":      func(in Input) (Output, error) { return Output{Stdout: in.Stdout}, nil },
+		"panics":         func(Input) (Output, error) { panic("boom") },
+		"fails":          func(Input) (Output, error) { return Output{}, fmt.Errorf("cannot parse") },
+	} {
+		if out, ok := Refit(fakeFilter{render}, refitInput(), w, rows, nil, 0); ok {
+			t.Errorf("%s: accepted %q", name, out.Stdout)
+		}
+	}
+	if _, ok := Refit(fakeFilter{func(Input) (Output, error) { return Output{Stdout: []byte("x\n")}, nil }}, refitInput(), w, []byte("a\x00b\n"), nil, 0); ok {
+		t.Error("binary window refitted")
+	}
+	// a locator of the window is a fact even where recall is named
+	loc := []byte("src/app.ts:12:5 error no-undef 'define' is not defined in this module at all\n" + strings.Repeat("src/app.ts:13:1 warning prefer-const 'x' is never reassigned; use const\n", 4))
+	lost := func(Input) (Output, error) {
+		return Output{Stdout: []byte("src/app.ts: 4 warnings prefer-const (gotk recall ab12)\n")}, nil
+	}
+	if _, ok := Refit(fakeFilter{lost}, refitInput(), w, loc, nil, 0); ok {
+		t.Error("a window's locator lost")
+	}
+	// rows kept in fewer words, or dropped with recall named: accepted
+	kept := func(Input) (Output, error) {
+		return Output{Stdout: []byte("worker-5c2a 0/1 CrashLoopBackOff 12 3d\n4 more Running (api-7d9f, db-0, cache-1, queue-2): gotk recall ab12\n")}, nil
+	}
+	if _, ok := Refit(fakeFilter{kept}, refitInput(), w, rows, nil, 0); !ok {
+		t.Error("a window folded with recall named was refused")
+	}
+}
