@@ -189,11 +189,11 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	}
 	if out.Stopped {
 		// Only the window's start was read: no form of it is the run's.
-		return a.finishWindowed(run, plain, filter.Output{}, errHeadStopped, refitter{f, in, !injected}, id, keep, everyLineCounts(m.Rule.Category), res.Exit)
+		return a.finishWindowed(run, plain, filter.Output{}, errHeadStopped, refitter{f, in, filter.CanRefit(f, injected)}, id, keep, everyLineCounts(m.Rule.Category), res.Exit)
 	}
 	shown, rerr := safeRender(f, in)
 	if a.win.Set() {
-		return a.finishWindowed(run, plain, shown, rerr, refitter{f, in, !injected}, id, keep, everyLineCounts(m.Rule.Category), res.Exit)
+		return a.finishWindowed(run, plain, shown, rerr, refitter{f, in, filter.CanRefit(f, injected)}, id, keep, everyLineCounts(m.Rule.Category), res.Exit)
 	}
 	rawN := int64(len(plain.stdout) + len(plain.stderr))
 	shownN := int64(len(shown.Stdout) + len(shown.Stderr))

@@ -63,8 +63,8 @@ func (a *app) finishWindowed(run store.Run, plain plainText, shown filter.Output
 
 // refitter renders a run's filter over the agent's raw window alone
 // (filter.Refit): for a listing, a log, a diff whose whole compact form
-// does not fit the window. Not for a run gotk gave flags of its own
-// (the raw window is not in the filter's format).
+// does not fit the window. For a run gotk gave flags of its own, only
+// where the filter reads the output as typed too (filter.CanRefit).
 type refitter struct {
 	f  filter.Filter
 	in filter.Input

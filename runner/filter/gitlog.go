@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -57,6 +58,9 @@ func (gitLog) Args(argv []string, tool int) []string {
 func (gitLog) Render(in Input) (Output, error) {
 	if !strings.HasPrefix(string(in.Stdout), logSep) {
 		if len(in.Stdout) > 0 && !userHas(in.Argv, in.Tool, gitLogOwnFormat...) {
+			if slices.Equal(in.RanArgv, in.Argv) {
+				return plainLog(in)
+			}
 			return Output{}, errors.New("git log: output is not in gotk's format")
 		}
 		if looksLikeDiff(in.Stdout) {
@@ -112,6 +116,31 @@ func (gitLog) Render(in Input) (Output, error) {
 		res = append(res, contextNote(in))
 	}
 	return Output{Stdout: join(res), Stderr: in.Stderr}, nil
+}
+
+// ReadsPlain: git log's output as typed (git's medium format) renders
+// too (plainLog).
+func (gitLog) ReadsPlain() {}
+
+// plainLog renders git log's output as typed (a window of it, in which a
+// commit may start before it): each commit header folded into its
+// one-line form (compactCommitHeaders), patches compacted as git show's,
+// and a note naming recall for what the headers lose (full hashes,
+// e-mail addresses, times). An error when no header was folded: not a
+// log in git's default format.
+func plainLog(in Input) (Output, error) {
+	folded := 0
+	for _, l := range lines(in.Stdout) {
+		if commitStart.MatchString(l) {
+			folded++
+		}
+	}
+	got, err := gitDiff{}.Render(in)
+	if err != nil || folded == 0 || bytes.Count(got.Stdout, []byte("\ncommit ")) > 0 || bytes.HasPrefix(got.Stdout, []byte("commit ")) {
+		return Output{}, errors.New("git log: output is not in git's default format")
+	}
+	got.Stdout = append(got.Stdout, fmt.Sprintf("(%s: full hashes, e-mail addresses and times in %s)\n", plural(folded, "commit header folded", "commit headers folded"), in.Recall())...)
+	return got, nil
 }
 
 // commitLine is the one-line form of a commit's header, wherever git

@@ -21,8 +21,9 @@ import (
 // lines names it in the whole output. ok: the result holds within the
 // window's lines, keeps every fact and row of the window (window.Refits),
 // and costs fewer tokens than the raw window and rawSide; then out is
-// what to print (its Stdout goes through the window). Never for a run gotk
-// changed (injected flags), whose window is not in the filter's format.
+// what to print (its Stdout goes through the window). For a run gotk gave
+// flags of its own, only where CanRefit says the filter reads the
+// output as typed.
 func Refit(f Filter, in Input, w window.Window, rawWin, rawSide []byte, offset int) (out Output, ok bool) {
 	defer func() {
 		if recover() != nil {
@@ -54,4 +55,20 @@ func Refit(f Filter, in Input, w window.Window, rawWin, rawSide []byte, offset i
 		return Output{}, false
 	}
 	return got, true
+}
+
+// PlainReader is a filter that renders the command's output as typed as
+// well as the form the flags it adds ask for (git log's commits in git's
+// own format): Refit may give it the window of a run gotk gave flags.
+type PlainReader interface{ ReadsPlain() }
+
+// CanRefit: Refit may render f over the raw window of a run — one gotk
+// ran as typed, or gave flags (injected) when f reads the output as
+// typed too.
+func CanRefit(f Filter, injected bool) bool {
+	if !injected {
+		return true
+	}
+	_, ok := f.(PlainReader)
+	return ok
 }

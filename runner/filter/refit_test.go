@@ -79,3 +79,34 @@ func TestRefitRefuses(t *testing.T) {
 		t.Error("a window folded with recall named was refused")
 	}
 }
+
+// git log as typed (a window of the log gotk ran alongside its own
+// format): each commit header folds into its line, the note names
+// recall; a run gotk gave its format that printed something else is
+// still an error, and so is a text with no commit header.
+func TestGitLogReadsPlain(t *testing.T) {
+	raw := "commit 96e6e9eba5da8b3566cfdb44d8f5d97f4d7e2325\nAuthor: Dana Dev <dana@example.com>\nDate:   Wed Dec 2 17:10:17 2026 +0000\n\n" +
+		"    router: rename a route\n\ncommit e80d50a57ef33881c5a24ec24277de67e9937af6\nAuthor: Dana Dev <dana@example.com>\nDate:   Tue Dec 1 09:00:00 2026 +0000\n\n    store: fix off-by-one\n"
+	in := refitInput()
+	in.Argv, in.RanArgv, in.Stdout = []string{"git", "log"}, []string{"git", "log"}, []byte(raw)
+	out, err := gitLog{}.Render(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "96e6e9eba5 2026-12-02 Dana Dev: router: rename a route\n\ne80d50a57e 2026-12-01 Dana Dev: store: fix off-by-one\n" +
+		"(2 commit headers folded: full hashes, e-mail addresses and times in gotk recall ab12)\n"
+	if string(out.Stdout) != want {
+		t.Fatalf("got\n%s\nwant\n%s", out.Stdout, want)
+	}
+	if !CanRefit(gitLog{}, true) || CanRefit(gitStatus{}, true) || !CanRefit(gitStatus{}, false) {
+		t.Error("CanRefit: git log reads its plain form, git status does not")
+	}
+	in.RanArgv = gitLog{}.Args(in.Argv, 0)
+	if _, err := (gitLog{}).Render(in); err == nil {
+		t.Error("a run given gotk's format that printed git's own was rendered")
+	}
+	in.RanArgv, in.Stdout = in.Argv, []byte("    a message line cut from its commit\n")
+	if _, err := (gitLog{}).Render(in); err == nil {
+		t.Error("a text without a commit header was rendered as a log")
+	}
+}

@@ -70,7 +70,7 @@ func sessionLines(t testing.TB) []sessionLine {
 						s.got, fitted = fit, true
 					}
 				}
-				if !fitted && every(c) && !injected(c) {
+				if !fitted && every(c) && CanRefit(For(c.match.Rule.Handler), injected(c)) {
 					// the window itself, compacted (Refit), as the
 					// runner does
 					offset := 0
