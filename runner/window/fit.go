@@ -611,7 +611,7 @@ func words(l string) []string {
 	for _, w := range strings.FieldsFunc(ansiRe().ReplaceAllString(l, ""), func(r rune) bool {
 		return r == ' ' || r == '\t' || r == ',' || r == '"' || r == '\'' || r == '(' || r == ')' || r == '[' || r == ']'
 	}) {
-		if strings.Trim(w, "=-_*#~.:;|/\\<>+`⎯─━…") == "" || duration(w) {
+		if strings.Trim(w, "=-_*#~.:;|/\\<>+`⎯─━…") == "" || duration(w) || len(out) == 0 && stamp(w) {
 			continue
 		}
 		if i := strings.LastIndexByte(w, '/'); i >= 0 && i < len(w)-1 {
@@ -641,6 +641,17 @@ func duration(w string) bool {
 		return u[0] == 'm' && len(u) > 1 && duration(u[1:]) && !strings.HasPrefix(u, "ms")
 	}
 }
+
+// stamp: a date or time of day (2026-05-14T09:00:03.431Z, 10:00:01): at
+// the start of a line, a log's time of writing, which a compact form
+// folding repeats keeps only for the last.
+func stamp(w string) bool {
+	return stampRe().MatchString(strings.Trim(w, "[]"))
+}
+
+var stampRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\d{4}-\d\d-\d\d([T ]\d\d:\d\d(:\d\d([.,]\d+)?)?(Z|[+-]\d\d:?\d\d)?)?|\d{1,2}:\d\d(:\d\d([.,]\d+)?)?)$`)
+})
 
 // ansiRe matches terminal colour and cursor sequences: colour is not
 // meaning, and compact forms drop it.

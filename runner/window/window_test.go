@@ -312,3 +312,24 @@ func TestDurationsAreNoNames(t *testing.T) {
 		t.Error("another package's line represents the window's")
 	}
 }
+
+// A log line's leading time of writing is no name: repeats folded into
+// their first line (the filter's "the same N more times") represent the
+// window's rows; a time inside a row still names it.
+func TestLeadingStampsAreNoNames(t *testing.T) {
+	for w, want := range map[string]bool{"2026-05-14T09:00:03.431Z": true, "[2026-05-14": true, "10:00:01": true, "09:00:03,431": true,
+		"2026-05-14": true, "v2026": false, "10:00:01:5": false, "api": false} {
+		if got := stamp(w); got != want {
+			t.Errorf("stamp(%q) = %v", w, got)
+		}
+	}
+	raw := []byte("2026-05-14T09:00:06.504Z INFO api: GET /healthz 200\n2026-05-14T09:00:09.504Z INFO api: GET /healthz 200\n")
+	folded := []byte("2026-05-14T09:00:06.504Z INFO api: GET /healthz 200\n  … the same 1 more time, last: 2026-05-14T09:00:09.504Z\n")
+	if !represented(folded, raw, true, folded) {
+		t.Error("folded repeats do not represent the window's rows")
+	}
+	rows := []byte("backup-a 2026-05-13 done\nbackup-a 2026-05-14 done\n")
+	if represented([]byte("backup-a 2026-05-13 done\n"), rows, true, nil) {
+		t.Error("a row named by its date inside it was dropped unseen")
+	}
+}
