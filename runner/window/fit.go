@@ -207,15 +207,10 @@ func headings(lines []string) []int {
 // a line that tells it (Holds).
 func needed(lines []string, raws [][]byte, order []int) []int {
 	folded := make([]string, len(lines))
-	sets := make([]map[string]bool, len(lines))
+	sets := lineSets(lines)
 	lower := make([]string, len(lines))
 	for i, l := range lines {
 		folded[i], lower[i] = fold(l), strings.ToLower(l)
-		set := map[string]bool{}
-		for _, w := range words(l) {
-			set[strings.TrimSuffix(w, "…")] = true
-		}
-		sets[i] = set
 	}
 	seen := map[int]bool{}
 	var out []int
@@ -557,20 +552,64 @@ func fold(s string) string {
 	return strings.Join(strings.Fields(ansiRe().ReplaceAllString(s, "")), " ")
 }
 
-// wordSets is each line of b as the set of its words.
+// wordSets is each line of b that has words as the set of its words
+// (lineSets).
 func wordSets(b []byte) []map[string]bool {
 	var out []map[string]bool
-	for _, l := range strings.Split(string(b), "\n") {
-		if t := words(l); len(t) > 0 {
-			set := map[string]bool{}
-			for _, w := range t {
-				set[strings.TrimSuffix(w, "…")] = true
-			}
+	ls := strings.Split(string(b), "\n")
+	for i, set := range lineSets(ls) {
+		if len(words(ls[i])) > 0 {
 			out = append(out, set)
 		}
 	}
 	return out
 }
+
+// lineSets is each line as the set of its words. A line indented under a
+// file's heading (grep's `path:` then `  12: text`, a linter's `  3:5
+// error …`) holds the file too, and its leading line number as the raw
+// line wrote it, joined to the file (path:12): the file moved to the
+// heading is still said of the line.
+func lineSets(ls []string) []map[string]bool {
+	heading := headings(ls)
+	out := make([]map[string]bool, len(ls))
+	for i, l := range ls {
+		set := map[string]bool{}
+		for _, w := range words(l) {
+			set[strings.TrimSuffix(w, "…")] = true
+		}
+		if h := heading[i]; h >= 0 {
+			if f := headingFile(ls[h]); f != "" {
+				set[f] = true
+				if first := strings.Fields(l); len(first) > 0 && lineNumRe().MatchString(first[0]) {
+					set[f+":"+strings.TrimRight(first[0], ":)")] = true
+				}
+			}
+		}
+		out[i] = set
+	}
+	return out
+}
+
+// headingFile is the file a heading line names first (`a/b.go:`, or
+// `a/b.go:12: text`, a heading merged with its first line), as words
+// names it (its last element); "" when its first word is not a file.
+func headingFile(h string) string {
+	f := strings.Fields(ansiRe().ReplaceAllString(h, ""))
+	if len(f) == 0 {
+		return ""
+	}
+	p, _, _ := strings.Cut(f[0], ":")
+	if i := strings.LastIndexByte(p, '/'); i >= 0 && i < len(p)-1 {
+		p = p[i+1:]
+	}
+	if !strings.Contains(strings.Trim(p, "."), ".") {
+		return ""
+	}
+	return p
+}
+
+var lineNumRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+(:\d+)*[:)]?$`) })
 
 // holdsAny: one of sets holds the words t.
 func holdsAny(sets []map[string]bool, t []string) bool {

@@ -333,3 +333,23 @@ func TestLeadingStampsAreNoNames(t *testing.T) {
 		t.Error("a row named by its date inside it was dropped unseen")
 	}
 }
+
+// A line under a file's heading says the file: grep's `path:12:text`
+// then `  15: text`, a linter's `src/a.ts` then `  3:5 error …` represent
+// the raw lines that name the file on each; another file's heading does
+// not.
+func TestHeadingsSayTheirFile(t *testing.T) {
+	raw := []byte("cmp/diff_test.go:233:\t\twant: \"XYXY\",\ncmp/diff_test.go:237:\t\twant: \"XXYY\",\n")
+	grouped := []byte("cmp/diff_test.go:233:\t\twant: \"XYXY\",\n  237: \t\twant: \"XXYY\",\n")
+	if !represented(grouped, raw, true, grouped) {
+		t.Error("a match under its file's first line is not represented")
+	}
+	other := []byte("cmp/diff_test.go:233:\t\twant: \"XYXY\",\ncmp/other.go:1: x\n  237: \t\twant: \"XXYY\",\n")
+	if represented(other, raw, true, other) {
+		t.Error("a match under another file's line represents it")
+	}
+	lint := []byte("src/app.ts:12:5 error 'define' is not defined no-undef\n")
+	if !represented([]byte("src/app.ts\n  12:5 error 'define' is not defined no-undef\n"), lint, true, nil) {
+		t.Error("a linter's finding under its file heading is not represented")
+	}
+}
