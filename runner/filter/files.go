@@ -254,7 +254,8 @@ func groupByParent(paths []string, markDirs bool) []string {
 }
 
 // grep renders grep and rg matches grouped by file: the file named once,
-// then `  line: text` for each match. Very long lines (minified code) are
+// on its first match's line as grep wrote it (`path:12:text`), then
+// `  line: text` for each other match. Very long lines (minified code) are
 // shortened with a note; a very long result is capped.
 type grep struct{ same }
 
@@ -347,8 +348,10 @@ type grepMatch struct{ file, num, text string }
 // that file is counted with its raw line range.
 const grepPerFile = 40
 
-// grepGroups renders matches grouped by file: the file named once, then
-// `  line: text`; raw is the raw line number of ms[0] minus one.
+// grepGroups renders matches grouped by file: the file named once, on its
+// first match's line (no heading line of its own: a window of N matches
+// fits N lines), then `  line: text`; raw is the raw line number of ms[0]
+// minus one.
 func grepGroups(ms []grepMatch, raw int, in Input) []string {
 	var out []string
 	for i := 0; i < len(ms); {
@@ -362,13 +365,16 @@ func grepGroups(ms []grepMatch, raw int, in Input) []string {
 				out = append(out, shortLine(grepLine(m.file, m.num, m.text), grepLineMax, in))
 			}
 		} else {
-			out = append(out, ms[i].file+":")
 			if len(group) > grepPerFile+capSlack {
 				group = group[:grepPerFile]
 			}
-			for _, m := range group {
+			for k, m := range group {
 				l := "  " + m.text
-				if m.num != "" {
+				switch {
+				case k == 0:
+					// the file named once, on its first match's line
+					l = grepLine(m.file, m.num, m.text)
+				case m.num != "":
 					l = "  " + m.num + ": " + m.text
 				}
 				out = append(out, shortLine(l, grepLineMax, in))
