@@ -356,6 +356,7 @@ func Facts(b []byte) []fact {
 	}
 	ls := strings.Split(string(b), "\n")
 	frame := toolchainLines(ls)
+	heading := headings(ls)
 	for i, l := range ls {
 		if frame[i] {
 			continue
@@ -363,6 +364,14 @@ func Facts(b []byte) []fact {
 		if !passed(l) {
 			for _, m := range locatorRe().FindAllStringSubmatch(l, -1) {
 				add(fact{"locator", path.Base(m[1]), m[2] + m[3] + m[4]})
+			}
+			// a finding under its file's heading (eslint's `  12:5
+			// error …` under the file): the file's line
+			if h := heading[i]; h >= 0 && important(l) {
+				if f, first := headingFile(ls[h]), strings.Fields(l); f != "" && len(first) > 0 && lineNumRe().MatchString(first[0]) && strings.ContainsAny(first[0], ":)") {
+					n, _, _ := strings.Cut(strings.TrimRight(first[0], ":)"), ":")
+					add(fact{"locator", f, n})
+				}
 			}
 		}
 		for _, m := range failRe().FindAllStringSubmatch(l, -1) {
@@ -603,11 +612,14 @@ func headingFile(h string) string {
 	if i := strings.LastIndexByte(p, '/'); i >= 0 && i < len(p)-1 {
 		p = p[i+1:]
 	}
-	if !strings.Contains(strings.Trim(p, "."), ".") {
+	if !fileNameRe().MatchString(p) {
 		return ""
 	}
 	return p
 }
+
+// fileNameRe: a file's name with its extension (as locators name it).
+var fileNameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[\w.@+-]*[\w-]\.[A-Za-z]\w{0,5}$`) })
 
 var lineNumRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+(:\d+)*[:)]?$`) })
 

@@ -353,3 +353,22 @@ func TestHeadingsSayTheirFile(t *testing.T) {
 		t.Error("a linter's finding under its file heading is not represented")
 	}
 }
+
+// A finding under its file's heading (eslint's stylish form) is a
+// locator of that file; a count indented under a line that is no
+// file's heading is none.
+func TestHeadingFindingsAreLocators(t *testing.T) {
+	raw := []byte("/tmp/js/esprima.js\n  173:2  error  Unexpected var, use let or const instead  no-var\n")
+	if Holds([]byte("esprima.js: 43 places of no-var (gotk recall ab12)\n"), raw) {
+		t.Error("a finding's place under its heading was lost unseen")
+	}
+	if !Holds([]byte("/tmp/js/esprima.js\n  15:11 173:2 error Unexpected var  no-var\n"), raw) {
+		t.Error("the finding's place kept, yet not held")
+	}
+	dotnet := []byte("/src/Pay.cs(88,24): error CS0029: Cannot convert [/src/a.csproj]\n    2 Warning(s)\n    1 Error(s)\n")
+	for _, f := range Facts(dotnet) {
+		if f.kind == "locator" && f.name != "Pay.cs" {
+			t.Errorf("a count under a finding read as a locator: %+v", f)
+		}
+	}
+}
