@@ -40,6 +40,11 @@ func Refit(f Filter, in Input, w window.Window, rawWin, rawSide []byte, offset i
 	if rl := in.RecallLines; rl != nil {
 		in.RecallLines = func(from, to int) string { return rl(from+offset, to+offset) }
 	}
+	if len(rawSide) > 0 {
+		// recall counts lines of both streams as they came: a range of
+		// stdout's alone is not one of them
+		in.RecallLines = nil
+	}
 	got, err := Render(f, in)
 	if err != nil {
 		return Output{}, false

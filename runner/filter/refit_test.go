@@ -110,3 +110,18 @@ func TestGitLogReadsPlain(t *testing.T) {
 		t.Error("a text without a commit header was rendered as a log")
 	}
 }
+
+// With stderr beside the window, no line range is named: recall counts
+// the lines of both streams as they came, not stdout's alone.
+func TestRefitNoRangeBesideStderr(t *testing.T) {
+	raw := []byte(strings.Repeat("12:00:01 GET /health 200 in 3ms from the load balancer\n", 20))
+	f := fakeFilter{func(in Input) (Output, error) {
+		if in.RecallLines != nil {
+			return Output{}, fmt.Errorf("a range was offered")
+		}
+		return Output{Stdout: []byte("12:00:01 GET /health 200 in 3ms from the load balancer\n… 19 more: " + in.Recall() + "\n"), Stderr: in.Stderr}, nil
+	}}
+	if _, ok := Refit(f, refitInput(), window.Window{N: 20, Tail: true}, raw, []byte("warn: slow\n"), 70); !ok {
+		t.Fatal("refused")
+	}
+}
