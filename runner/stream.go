@@ -288,8 +288,9 @@ func (a *app) finishStream(t *streamTap, run store.Run, res proc.Result, in filt
 	run.Mode, run.Measured, run.RawBytes = modeStreamed, true, total
 	if t.win != nil {
 		if rawWin, exact := t.win.Window(); exact {
-			// stderr beside a stdout window streamed past: not refitted
-			rf := refitter{t.f, in, t.winBoth}
+			// only listings' windows are refitted, and not beside a
+			// stderr streamed past
+			rf := refitter{t.f, in, t.winBoth && t.every}
 			if t.stopped {
 				// what was read is only the start: no count of it is the
 				// run's; the window itself, compacted where that holds it

@@ -14,8 +14,9 @@ import (
 // The window sees stdout, and stderr too when both are one file (2>&1).
 // gotk prints its compact output fitted to the window (window.Fit: at
 // most its lines, failures first, then the summary) when that holds every
-// fact the raw window would have shown and is smaller; else exactly the
-// raw window. Either way the agent's own head or tail then passes it
+// fact the raw window would have shown and is smaller; else, for a
+// listing, a log or a diff, the window itself compacted (refitter); else
+// exactly the raw window. Either way the agent's own head or tail then passes it
 // unchanged. The run is recorded against the raw window — what the agent
 // would have received without gotk —, never against the whole output the
 // window would have cut (gotk gain does not credit gotk with the agent's
