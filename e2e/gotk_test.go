@@ -102,3 +102,25 @@ func TestNormalize(t *testing.T) {
 		}
 	}
 }
+
+// TestGotkWindow: a command the agent bounds itself (`git log | head -6`)
+// goes through gotk with its window: the model gets gotk's compact form
+// (commit headers folded), the commit the raw window showed still there.
+// (The window's line bound is the runner's, tested in its scenarios.)
+func TestGotkWindow(t *testing.T) {
+	RequireEnabled(t)
+	for _, a := range ContractAgents() {
+		t.Run(a.Name, func(t *testing.T) {
+			bin := RequireGotk(t, a)
+			e := NewEnv(t, a, fakemodel.Script{Commands: []string{"git log 2>&1 | head -6"}})
+			e.InstallGotk(bin)
+			res := e.Run()
+			res.Require(t, a.Name, 1)
+			got := res.ToolResult(0)
+			t.Logf("tool result: %q", got)
+			if strings.Contains(got, "Author:") || !strings.Contains(got, "second commit") {
+				t.Errorf("%s: not gotk's compact log with the window's commit: %q", a.Name, got)
+			}
+		})
+	}
+}
