@@ -2,6 +2,7 @@ package filter
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/gotk-dev/gotk/runner/tokens"
 	"github.com/gotk-dev/gotk/runner/window"
@@ -56,6 +57,7 @@ func Refit(f Filter, in Input, w window.Window, rawWin, rawSide []byte, offset i
 	if in.Recall != nil {
 		recall = in.Recall()
 	}
+	got.Stdout = joinNote(got.Stdout, w.N, recall)
 	if !window.Refits(got.Stdout, rawWin, w, recall) || !tokens.Fewer([][]byte{got.Stdout, got.Stderr}, [][]byte{rawWin, rawSide}) {
 		return Output{}, false
 	}
@@ -76,4 +78,29 @@ func CanRefit(f Filter, injected bool) bool {
 	}
 	_, ok := f.(PlainReader)
 	return ok
+}
+
+// joinNote: a rendering one line longer than the window whose last line
+// is a note naming recall (`... (3 lines cut at 200 characters; gotk
+// recall ID)`) gets that note at the end of the line before it: the
+// window's rows and what the note says of them, in the window's lines.
+func joinNote(out []byte, n int, recall string) []byte {
+	if recall == "" || window.Lines(out) != n+1 || !bytes.HasSuffix(out, []byte("\n")) {
+		return out
+	}
+	body := out[:len(out)-1]
+	i := bytes.LastIndexByte(body, '\n')
+	if i < 0 {
+		return out
+	}
+	note := bytes.TrimSpace(body[i+1:])
+	mark := recall
+	if k := strings.Index(mark, " ("); k > 0 {
+		mark = mark[:k]
+	}
+	if !bytes.Contains(note, []byte(mark)) || !(bytes.HasPrefix(note, []byte("...")) || bytes.HasPrefix(note, []byte("…")) || bytes.HasPrefix(note, []byte("("))) {
+		return out
+	}
+	joined := append(append([]byte{}, body[:i]...), ' ')
+	return append(append(joined, note...), '\n')
 }

@@ -125,3 +125,20 @@ func TestRefitNoRangeBesideStderr(t *testing.T) {
 		t.Fatal("refused")
 	}
 }
+
+// One line over the window, the last a note naming recall: the note
+// joins the line before it. Not a note, not naming recall, or two lines
+// over: left as it is (and refused by Refit).
+func TestJoinNote(t *testing.T) {
+	for in, want := range map[string]string{
+		"a\nb...\n... (1 line cut at 200 characters; gotk recall ab12)\n": "a\nb... ... (1 line cut at 200 characters; gotk recall ab12)\n",
+		"a\nb\nc\n":                                "a\nb\nc\n",
+		"a\nb\n(see the rest somewhere)\n":         "a\nb\n(see the rest somewhere)\n",
+		"a\nb\nc\n… 3 more: gotk recall ab12\n":    "a\nb\nc\n… 3 more: gotk recall ab12\n",
+		"a\nb\n… 3 more: gotk recall ab12 (9 l)\n": "a\nb … 3 more: gotk recall ab12 (9 l)\n",
+	} {
+		if got := string(joinNote([]byte(in), 2, "gotk recall ab12 (9 lines; --lines A-B prints a part)")); got != want {
+			t.Errorf("joinNote(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
