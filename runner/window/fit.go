@@ -668,10 +668,21 @@ func words(l string) []string {
 		if i := strings.LastIndexByte(w, '/'); i >= 0 && i < len(w)-1 {
 			w = w[i+1:]
 		}
+		if m := gluedRe().FindStringSubmatch(w); m != nil {
+			// grep's `a.go:12:text`: the locator, then the text's word
+			out = append(out, m[1])
+			w = m[2]
+		}
 		out = append(out, strings.TrimRight(w, ":;."))
 	}
 	return out
 }
+
+// gluedRe is a locator glued to the word after it (grep -n prints
+// `a.go:12:func`, no blank after the line number).
+var gluedRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([\w.@+-]*\w\.[A-Za-z]\w{0,5}:\d+(?::\d+)?):([^\d\s]\S*)$`)
+})
 
 // duration: a word that is only a time taken (0.005s, 812ms, 1m2s):
 // no two runs print the same, and a compact form may sum or drop it.

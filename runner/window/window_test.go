@@ -372,3 +372,17 @@ func TestHeadingFindingsAreLocators(t *testing.T) {
 		}
 	}
 }
+
+// grep -n glues the line number to the text (`a.go:12:func`): the
+// locator and the text's first word are two words; a column is not text.
+func TestGluedLocatorWords(t *testing.T) {
+	for l, want := range map[string][]string{
+		"crypto/a_test.go:100:func TestX(t *testing.T) {": {"a_test.go:100", "func", "TestX", "t", "*testing.T", "{"},
+		"src/app.ts:12:5 error":                           {"app.ts:12:5", "error"},
+		"v1.2:3:x":                                        {"v1.2:3:x"},
+	} {
+		if got := words(l); strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("words(%q) = %q, want %q", l, got, want)
+		}
+	}
+}
