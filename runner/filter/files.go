@@ -365,7 +365,7 @@ func grepGroups(ms []grepMatch, raw int, in Input) []string {
 				out = append(out, shortLine(grepLine(m.file, m.num, m.text), grepLineMax, in))
 			}
 		} else {
-			if len(group) > grepPerFile+capSlack {
+			if len(group) > grepPerFile+capSlack && in.Window == 0 {
 				group = group[:grepPerFile]
 			}
 			for k, m := range group {

@@ -42,6 +42,10 @@ type Input struct {
 	// inclusive) of the stored raw output ("gotk recall 7f3a2c --lines
 	// 701-3008"). Only a filter whose output lines are the raw lines uses it.
 	RecallLines func(from, to int) string
+	// Window, when positive, says the input is an agent's window of that
+	// many lines (Refit renders it): already bounded, so a filter shows
+	// all of it that it would cap per group (grep's matches per file).
+	Window int
 	// Plain is the stored raw output RecallLines counts lines in (the
 	// command as typed, stdout and stderr in arrival order), when the
 	// runner has it: a filter that reshapes its lines finds there the

@@ -38,6 +38,7 @@ func Refit(f Filter, in Input, w window.Window, rawWin, rawSide []byte, offset i
 	in.Stdout, in.Stderr = rawWin, rawSide
 	in.Combined = append(append([]byte{}, rawWin...), rawSide...)
 	in.Plain = nil // the whole run's text: its lines are not the window's
+	in.Window = w.N
 	if rl := in.RecallLines; rl != nil {
 		in.RecallLines = func(from, to int) string { return rl(from+offset, to+offset) }
 	}

@@ -142,3 +142,28 @@ func TestJoinNote(t *testing.T) {
 		}
 	}
 }
+
+// A window is already bounded: grep's per-file cap does not apply to it
+// (a head -50 of one file's 50 matches shows all 50), where the whole
+// run's output keeps its cap.
+func TestGrepWindowUncapped(t *testing.T) {
+	var raw strings.Builder
+	for i := 1; i <= 50; i++ {
+		fmt.Fprintf(&raw, "pkg/store/store_test.go:%d:\twant := %d // the value the store must return here\n", 10*i, i)
+	}
+	in := refitInput()
+	in.Argv = []string{"grep", "-rn", "want", "pkg"}
+	in.RanArgv = in.Argv
+	out, ok := Refit(grep{}, in, window.Window{N: 50}, []byte(raw.String()), nil, 0)
+	if !ok {
+		t.Fatal("refused")
+	}
+	if n := window.Lines(out.Stdout); n != 50 || !strings.Contains(string(out.Stdout), "  500: \twant := 50") {
+		t.Fatalf("%d lines:\n%s", n, out.Stdout)
+	}
+	in.Stdout = []byte(raw.String())
+	whole, err := Render(grep{}, in)
+	if err != nil || !strings.Contains(string(whole.Stdout), "more in this file") {
+		t.Fatalf("the whole run's output lost its cap: %v\n%s", err, whole.Stdout)
+	}
+}
