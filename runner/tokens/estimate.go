@@ -106,9 +106,10 @@ func estimate(b []byte, limit int) int {
 
 // Fewer reports whether shown is worth printing instead of raw (each the
 // parts printed one after the other: stdout then stderr): fewer bytes,
-// and at least 5% fewer tokens by Estimate (the margin covers the
-// estimate's error: where the two are that close, the raw output is
-// printed, in its own format). It reads raw only as far as it needs.
+// and at least 5% and minSaved fewer tokens by Estimate (the margins
+// cover the estimate's error, a share of a long text, a few tokens of a
+// short one: where the two are that close, the raw output is printed,
+// in its own format). It reads raw only as far as it needs.
 func Fewer(shown, raw [][]byte) bool {
 	ns, nr := 0, 0
 	for _, p := range shown {
@@ -124,7 +125,7 @@ func Fewer(shown, raw [][]byte) bool {
 	for _, p := range shown {
 		s += Estimate(p)
 	}
-	need := (20*s + 18) / 19 // 20·s ≤ 19·r
+	need := max((20*s+18)/19, s+minSaved) // 20·s ≤ 19·r, s+minSaved ≤ r
 	r := 0
 	for _, p := range raw {
 		if r >= need {
@@ -134,3 +135,7 @@ func Fewer(shown, raw [][]byte) bool {
 	}
 	return r >= need
 }
+
+// minSaved is the fewest estimated tokens a compact form must save: in
+// a window of a few lines the estimate is off by two or three tokens.
+const minSaved = 4

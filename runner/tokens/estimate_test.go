@@ -62,7 +62,9 @@ func TestFewerReadsAsFarAsItNeeds(t *testing.T) {
 		for cut > 0 && cut < len(raw) && raw[cut] != '\n' { // a boundary a piece cannot cross
 			cut--
 		}
-		want := len(shown) < len(raw) && 20*Estimate(shown) <= 19*Estimate(raw)
+		// the parts counted whole, each (a piece never spans two parts)
+		s, r := Estimate(shown), Estimate(raw[:cut])+Estimate(raw[cut:])
+		want := len(shown) < len(raw) && 20*s <= 19*r && s+minSaved <= r
 		if got := Fewer([][]byte{shown}, [][]byte{raw[:cut], raw[cut:]}); got != want {
 			t.Fatalf("Fewer(%q, %q split at %d) = %v, the whole count says %v", shown, raw, cut, got, want)
 		}
@@ -74,5 +76,18 @@ func BenchmarkEstimate(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		Estimate(text)
+	}
+}
+
+// A few tokens are within the estimate's error: a window of two lines
+// replaced by a one-line note is not fewer, though 5% is.
+func TestFewerByAFewTokens(t *testing.T) {
+	raw := []byte("yamllint.................................................................Passed\nno trailing whitespace...................................................Passed\n")
+	shown := []byte("… 29 more lines to fit tail -2 (gotk recall TEST01)\n\n")
+	if s, r := Estimate(shown), Estimate(raw); 20*s > 19*r || s+minSaved <= r {
+		t.Fatalf("the case moved: estimates %d and %d", s, r)
+	}
+	if Fewer([][]byte{shown}, [][]byte{raw}) {
+		t.Error("fewer by less than the estimate's error")
 	}
 }
