@@ -276,12 +276,40 @@ func stripPrefix(p string) string {
 	return p
 }
 
+// truncatedHunk: body has fewer lines than the hunk header m counts.
+func truncatedHunk(m []string, body []string) bool {
+	o, n := 1, 1
+	if m[2] != "" {
+		o, _ = strconv.Atoi(m[2])
+	}
+	if m[4] != "" {
+		n, _ = strconv.Atoi(m[4])
+	}
+	for _, l := range body {
+		switch lineKind(l) {
+		case ' ':
+			o--
+			n--
+		case '-':
+			o--
+		case '+':
+			n--
+		}
+	}
+	return o > 0 || n > 0
+}
+
 // trimHunk keeps each change with diffContext lines of context and splits
 // the hunk where longer context ran between changes; every header it
 // writes gives the true line numbers of the lines below it.
 func trimHunk(header string, body []string) []string {
 	m := hunkRe.FindStringSubmatch(header)
 	if m == nil {
+		return append([]string{header}, body...)
+	}
+	if truncatedHunk(m, body) {
+		// the hunk goes on past the text (a window's cut): as it is, its
+		// header's counts saying how far
 		return append([]string{header}, body...)
 	}
 	oldStart, _ := strconv.Atoi(m[1])
