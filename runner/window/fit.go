@@ -126,9 +126,12 @@ func choose(compact []byte, raws [][]byte, w Window, recall string, size int) []
 		kept, used = kept+len(add), used+n
 		return true
 	}
-	summary := min(3, budget, len(lines))
-	for i := len(lines) - summary; i < len(lines); i++ {
-		take(i)
+	// the summary: the last three lines that say something (a blank
+	// line says nothing)
+	for i, n := len(lines)-1, min(3, budget); i >= 0 && n > 0; i-- {
+		if strings.TrimSpace(lines[i]) != "" && take(i) {
+			n--
+		}
 	}
 	order := make([]int, len(lines))
 	for i := range order {
@@ -312,6 +315,10 @@ func toolchainLines(ls []string) []bool {
 	return out
 }
 
+// changeRe is a line a diff adds or removes (a formatter's finding, a
+// test's expected and received), not its ---/+++ header.
+var changeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[+-]($|[^+\-])`) })
+
 // passed: a test runner's line for a test that passed (✓ and its name,
 // where it is: playwright's `✓ 3 [chromium] › a.spec.ts:5:3 › …`): its
 // locator is not a failure's, and the run's counts tell it.
@@ -326,7 +333,7 @@ func important(l string) bool {
 		return false
 	}
 	l = zeroRe().ReplaceAllString(ansiRe().ReplaceAllString(l, ""), "")
-	return wordRe().MatchString(l) || locatorRe().MatchString(l)
+	return wordRe().MatchString(l) || locatorRe().MatchString(l) || changeRe().MatchString(l)
 }
 
 // zeroRe matches a count of nothing ("Failures: 0", "0 errors"): no
