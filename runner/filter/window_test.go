@@ -40,7 +40,10 @@ type sessionLine struct {
 // (Claude, default mode) whether it is rewritten, and shapes it as gotk
 // would: the compact output fitted to the window, else the raw window
 // (also where gotk stops the command at a head window, as head would).
-func sessionLines(t testing.TB) []sessionLine {
+func sessionLines(t testing.TB) []sessionLine { return windowLines(t, sessionShapes) }
+
+// windowLines is sessionLines over the given shapes.
+func windowLines(t testing.TB, shapes []string) []sessionLine {
 	home := t.TempDir()
 	os.MkdirAll(filepath.Join(home, "managed"), 0o755)
 	e := &decision.Engine{Host: claude.Host, Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: home, ManagedDir: filepath.Join(home, "managed")}}
@@ -52,7 +55,7 @@ func sessionLines(t testing.TB) []sessionLine {
 		}
 		raw := c.plain()
 		_, shown, rerr := render(c)
-		for _, shape := range sessionShapes {
+		for _, shape := range shapes {
 			line := strings.Join(words, " ") + shape
 			d := e.Decide(decision.Request{Command: line})
 			w, _ := window.OfCommand(line)
@@ -156,6 +159,46 @@ func TestSessionLines(t *testing.T) {
 	}
 	if rewritten == 0 {
 		t.Fatal("no session line was rewritten")
+	}
+}
+
+// TestWindowsOfAnySize: every corpus case behind head and tail windows
+// of many sizes (1 to 89 lines), as the hook rewrites it and gotk
+// shapes it (the whole form fitted, the window compacted, or the raw
+// window): never more lines than the window, never more bytes nor more
+// tokens than the raw window, every must line the raw window held.
+func TestWindowsOfAnySize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the corpus in 20 windows")
+	}
+	enc, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shapes []string
+	for _, n := range []int{1, 2, 3, 5, 8, 13, 21, 34, 55, 89} {
+		shapes = append(shapes, fmt.Sprintf(" 2>&1 | head -%d", n), fmt.Sprintf(" 2>&1 | tail -%d", n))
+	}
+	rewritten, shaped := 0, 0
+	for _, s := range windowLines(t, shapes) {
+		if window.Lines(s.got) > s.w.N {
+			t.Errorf("%s: %d lines in a window of %d", s.line, window.Lines(s.got), s.w.N)
+		}
+		if len(s.got) > len(s.rawWin) || countTokens(t, enc, s.got) > countTokens(t, enc, s.rawWin) {
+			t.Errorf("%s: more than the raw window (%d bytes, raw %d)", s.line, len(s.got), len(s.rawWin))
+		}
+		if m := missingFrom(s.c.must, normalizedText(s.rawWin), s.got); len(m) > 0 {
+			t.Errorf("%s: lost what the raw window showed: %q\n--- got\n%s", s.line, m, s.got)
+		}
+		if s.rewritten {
+			rewritten++
+			if string(s.got) != string(s.rawWin) {
+				shaped++
+			}
+		}
+	}
+	if rewritten == 0 || shaped == 0 {
+		t.Fatalf("%d lines rewritten, %d shaped", rewritten, shaped)
 	}
 }
 
