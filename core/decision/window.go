@@ -153,8 +153,12 @@ func pipeNote(s *shell.Script, i int, p plan) string {
 			if f[0] == "--tail" {
 				where = "last"
 			}
-			if where == "first" && p.match.Rule != nil && !p.match.Rule.RunsToEnd() {
-				return fmt.Sprintf("%s: the agent sees the first %s lines of its output; gotk stops the command where head would (it reads no further once they have come) and prints them, compact when the command ended before (%s)", pos, f[1], p.window)
+			r := p.match.Rule
+			switch {
+			case where == "first" && r != nil && !r.RunsToEnd():
+				return fmt.Sprintf("%s: the agent sees the first %s lines of its output; gotk stops the command where head would (it reads no further once they have come) and prints at most %s lines: those lines compacted, or as they are where that would lose one of their facts (%s)", pos, f[1], f[1], p.window)
+			case r != nil && !r.Category.Run():
+				return fmt.Sprintf("%s: the agent sees the %s %s lines of its output; through gotk it prints at most %s lines: its compact form, or those lines compacted, or as they are where that would lose one of their rows or facts (%s)", pos, where, f[1], f[1], p.window)
 			}
 			return fmt.Sprintf("%s: the agent sees the %s %s lines of its output; through gotk it prints at most %s lines, failures and errors first, then the summary (%s)", pos, where, f[1], f[1], p.window)
 		case p.rewrite:

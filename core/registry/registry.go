@@ -67,6 +67,11 @@ type Rule struct {
 	ReadOnly func(args []string) bool
 }
 
+// Run reports whether the category is a run's (tests, builds,
+// linters): its output's facts are failures, errors and the summary,
+// where in any other (a listing, a log, a diff) every line is one.
+func (c Category) Run() bool { return c == Tests || c == Build || c == Lint }
+
 // RunsToEnd reports whether, before an agent's `head` window, gotk runs
 // the rule's command to its end and fits its compact output to the
 // window's first lines: tests, builds, linters and git (whose summary and
