@@ -131,7 +131,7 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	if a.win.Set() && !injected {
 		// past the capture's limit the output streams: the agent's
 		// window is kept as it goes, within bytes of its own
-		tap.win, tap.winBoth, tap.every = window.NewKeeper(a.win, windowKeep), a.sameFile(), everyLineCounts(m.Rule.Category)
+		tap.win, tap.winBoth, tap.every = window.NewKeeper(a.win, windowKeep), a.sameFile(), !m.Rule.Category.Run()
 	}
 	opts := proc.Options{Limit: tap.limit(), Stdout: tap.writer(0), Stderr: tap.writer(1), Spool: tap.spoolWrite}
 	if tap.win != nil && !a.win.Tail && !m.Rule.RunsToEnd() {
@@ -189,11 +189,11 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	}
 	if out.Stopped {
 		// Only the window's start was read: no form of it is the run's.
-		return a.finishWindowed(run, plain, filter.Output{}, errHeadStopped, refitter{f, in, filter.CanRefit(f, injected)}, id, keep, everyLineCounts(m.Rule.Category), res.Exit)
+		return a.finishWindowed(run, plain, filter.Output{}, errHeadStopped, refitter{f, in, filter.CanRefit(f, injected)}, id, keep, !m.Rule.Category.Run(), res.Exit)
 	}
 	shown, rerr := safeRender(f, in)
 	if a.win.Set() {
-		return a.finishWindowed(run, plain, shown, rerr, refitter{f, in, filter.CanRefit(f, injected)}, id, keep, everyLineCounts(m.Rule.Category), res.Exit)
+		return a.finishWindowed(run, plain, shown, rerr, refitter{f, in, filter.CanRefit(f, injected)}, id, keep, !m.Rule.Category.Run(), res.Exit)
 	}
 	rawN := int64(len(plain.stdout) + len(plain.stderr))
 	shownN := int64(len(shown.Stdout) + len(shown.Stderr))

@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"github.com/gotk-dev/gotk/core/registry"
 	"github.com/gotk-dev/gotk/runner/filter"
 	"github.com/gotk-dev/gotk/runner/store"
 	"github.com/gotk-dev/gotk/runner/tokens"
@@ -86,17 +85,6 @@ func (r refitter) refit(w window.Window, rawWin, rawSide []byte, offset int) (fi
 func (a *app) fitWindow(compact, side, rawWin, rawSide []byte, recall string, every bool, rawFacts ...[]byte) ([]byte, bool) {
 	out, ok := window.Fit(compact, rawWin, a.win, recall, every, rawFacts...)
 	return out, ok && tokens.Fewer([][]byte{out, side}, [][]byte{rawWin, rawSide})
-}
-
-// everyLineCounts: in the output of this rule every line is a fact (a
-// listing's rows, a log's commits), not only failures and errors: tests,
-// builds and linters are the rules whose windows gotk fits tighter.
-func everyLineCounts(c registry.Category) bool {
-	switch c {
-	case registry.Tests, registry.Build, registry.Lint:
-		return false
-	}
-	return true
 }
 
 // windowKeep is the most a streamed run's raw window may take (the

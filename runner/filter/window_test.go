@@ -14,7 +14,6 @@ import (
 
 	"github.com/gotk-dev/gotk/core/decision"
 	"github.com/gotk-dev/gotk/core/permission"
-	"github.com/gotk-dev/gotk/core/registry"
 	"github.com/gotk-dev/gotk/core/shell"
 	"github.com/gotk-dev/gotk/runner/window"
 	"github.com/tiktoken-go/tokenizer"
@@ -265,39 +264,4 @@ func BenchmarkSessionLines(b *testing.B) {
 }
 
 // every: as the runner decides it, per category.
-func every(c corpusCase) bool {
-	switch c.match.Rule.Category {
-	case registry.Tests, registry.Build, registry.Lint:
-		return false
-	}
-	return true
-}
-
-// TestNeverMoreTokens: wherever gotk prints its compact form instead of
-// the raw output — a whole run, or a run fitted to an agent's window —,
-// it costs the model fewer o200k tokens than the raw output would have.
-// Fewer bytes is not enough: rules of box-drawing characters and aligned
-// columns are cheap in tokens, so a compact form with fewer bytes could
-// cost more (the runner decides by tokens.Fewer, an estimate).
-func TestNeverMoreTokens(t *testing.T) {
-	enc, err := tokenizer.Get(tokenizer.O200kBase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	check := func(name string, shown, raw []byte) {
-		if string(shown) == string(raw) {
-			return
-		}
-		if s, r := countTokens(t, enc, shown), countTokens(t, enc, raw); s >= r {
-			t.Errorf("%s: prints %d tokens where the raw output is %d", name, s, r)
-		}
-	}
-	for _, c := range loadCorpus(t) {
-		if _, shown, err := render(c); err == nil {
-			check(c.name, shown, c.plain())
-		}
-	}
-	for _, s := range sessionLines(t) {
-		check(s.line, s.got, s.rawWin)
-	}
-}
+func every(c corpusCase) bool { return !c.match.Rule.Category.Run() }
