@@ -206,7 +206,15 @@ func hunkEnd(h string, ls []string, from int) int {
 		}
 		return j
 	}
-	o, n := 1, 1
+	end, _, _ := hunkSpan(m, ls, from)
+	return end
+}
+
+// hunkSpan walks the hunk whose header hunkRe matched as m, its body from
+// ls[from]: the index after it, and the old and new lines it still lacks
+// there (more than zero: the text ends first).
+func hunkSpan(m []string, ls []string, from int) (end, o, n int) {
+	o, n = 1, 1
 	if m[2] != "" {
 		o, _ = strconv.Atoi(m[2])
 	}
@@ -225,11 +233,11 @@ func hunkEnd(h string, ls []string, from int) int {
 			n--
 		case '\\':
 		default:
-			return j
+			return j, o, n
 		}
 		j++
 	}
-	return j
+	return j, o, n
 }
 
 func modeNote(l, prefix string) string {
@@ -278,24 +286,7 @@ func stripPrefix(p string) string {
 
 // truncatedHunk: body has fewer lines than the hunk header m counts.
 func truncatedHunk(m []string, body []string) bool {
-	o, n := 1, 1
-	if m[2] != "" {
-		o, _ = strconv.Atoi(m[2])
-	}
-	if m[4] != "" {
-		n, _ = strconv.Atoi(m[4])
-	}
-	for _, l := range body {
-		switch lineKind(l) {
-		case ' ':
-			o--
-			n--
-		case '-':
-			o--
-		case '+':
-			n--
-		}
-	}
+	_, o, n := hunkSpan(m, body, 0)
 	return o > 0 || n > 0
 }
 
