@@ -2,7 +2,6 @@ package filter
 
 import (
 	"bytes"
-	"strings"
 
 	"github.com/gotk-dev/gotk/runner/tokens"
 	"github.com/gotk-dev/gotk/runner/window"
@@ -95,11 +94,7 @@ func joinNote(out []byte, n int, recall string) []byte {
 		return out
 	}
 	note := bytes.TrimSpace(body[i+1:])
-	mark := recall
-	if k := strings.Index(mark, " ("); k > 0 {
-		mark = mark[:k]
-	}
-	if !bytes.Contains(note, []byte(mark)) || !(bytes.HasPrefix(note, []byte("...")) || bytes.HasPrefix(note, []byte("…")) || bytes.HasPrefix(note, []byte("("))) {
+	if !window.NamesRecall(note, recall) || !(bytes.HasPrefix(note, []byte("...")) || bytes.HasPrefix(note, []byte("…")) || bytes.HasPrefix(note, []byte("("))) {
 		return out
 	}
 	joined := append(append([]byte{}, body[:i]...), ' ')

@@ -37,16 +37,12 @@ func Fit(compact, rawWin []byte, w Window, recall string, every bool, rawFacts .
 	// not its wording. Once lines are left out (by the filter's cap or to
 	// fit), every line of the raw window that carries a failure (every
 	// line, with every) must be represented too.
-	mark := recall
-	if i := strings.Index(mark, " ("); i > 0 {
-		mark = mark[:i]
-	}
 	facts := append([][]byte{rawWin}, rawFacts...)
 	out = compact
 	if Lines(compact) > w.N || !tokens.Fewer([][]byte{compact}, [][]byte{rawWin}) {
 		out = choose(compact, facts, w, recall, len(rawWin))
 	}
-	whole := len(out) == len(compact) && (mark == "" || !strings.Contains(string(compact), mark))
+	whole := len(out) == len(compact) && !NamesRecall(compact, recall)
 	if out == nil || !tokens.Fewer([][]byte{out}, [][]byte{rawWin}) || Lines(out) > w.N {
 		return nil, false
 	}
@@ -75,11 +71,18 @@ func Refits(out, rawWin []byte, w Window, recall string) bool {
 	if Lines(out) > w.N || !Holds(out, rawWin) {
 		return false
 	}
+	return NamesRecall(out, recall) || represented(out, rawWin, true, out)
+}
+
+// NamesRecall: out names the run's recall (the hint's command, without
+// its aside: "gotk recall 7f3a2c" of "gotk recall 7f3a2c (812 lines;
+// …)"), as a cap of a filter does.
+func NamesRecall(out []byte, recall string) bool {
 	mark := recall
 	if i := strings.Index(mark, " ("); i > 0 {
 		mark = mark[:i]
 	}
-	return mark != "" && bytes.Contains(out, []byte(mark)) || represented(out, rawWin, true, out)
+	return mark != "" && bytes.Contains(out, []byte(mark))
 }
 
 // choose keeps at most w.N lines of compact, one of them the cap line, in
