@@ -370,11 +370,7 @@ func (a *app) fitStream(run *store.Run, shown filter.Output, rawWin []byte, rf r
 		return shown
 	}
 	if every {
-		offset := 0
-		if a.win.Tail {
-			offset = int(total) - window.Lines(rawWin)
-		}
-		if got, ok := rf.refit(a.win, rawWin, nil, offset); ok {
+		if got, ok := rf.refit(a.win, rawWin, nil, int(total)); ok {
 			return got
 		}
 	}

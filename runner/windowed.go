@@ -34,11 +34,7 @@ func (a *app) finishWindowed(run store.Run, plain plainText, shown filter.Output
 	}
 	if !ok && every {
 		// no form of the whole run fits: the window itself, compacted
-		offset := 0
-		if a.win.Tail {
-			offset = window.Lines(rawStream) - window.Lines(rawWin)
-		}
-		if got, fits := rf.refit(a.win, rawWin, rawSide, offset); fits {
+		if got, fits := rf.refit(a.win, rawWin, rawSide, window.Lines(rawStream)); fits {
 			out, side, ok = got.Stdout, got.Stderr, true
 		}
 	}
@@ -71,11 +67,11 @@ type refitter struct {
 	ok bool // the command ran as typed
 }
 
-func (r refitter) refit(w window.Window, rawWin, rawSide []byte, offset int) (filter.Output, bool) {
+func (r refitter) refit(w window.Window, rawWin, rawSide []byte, total int) (filter.Output, bool) {
 	if !r.ok || r.f == nil {
 		return filter.Output{}, false
 	}
-	return filter.Refit(r.f, r.in, w, rawWin, rawSide, offset)
+	return filter.Refit(r.f, r.in, w, rawWin, rawSide, total)
 }
 
 // fitWindow fits compact to the agent's window (window.Fit, rawFacts as

@@ -16,15 +16,15 @@ import (
 //
 // in is the run's input (its command, environment, exit and recall);
 // rawWin is the window's raw text, rawSide stderr printed beside it (nil
-// when the window sees both streams); offset is the number of raw lines
-// before the window (a tail window), so that a filter naming a range of
-// lines names it in the whole output. ok: the result holds within the
+// when the window sees both streams); total is the number of lines of
+// the whole output the window was taken from, so that a filter naming a
+// range of a tail window's lines names it in the whole output. ok: the result holds within the
 // window's lines, keeps every fact and row of the window (window.Refits),
 // and costs fewer tokens than the raw window and rawSide; then out is
 // what to print (its Stdout goes through the window). For a run gotk gave
 // flags of its own, only where CanRefit says the filter reads the
 // output as typed.
-func Refit(f Filter, in Input, w window.Window, rawWin, rawSide []byte, offset int) (out Output, ok bool) {
+func Refit(f Filter, in Input, w window.Window, rawWin, rawSide []byte, total int) (out Output, ok bool) {
 	defer func() {
 		if recover() != nil {
 			out, ok = Output{}, false
@@ -39,6 +39,10 @@ func Refit(f Filter, in Input, w window.Window, rawWin, rawSide []byte, offset i
 	in.Plain = nil // the whole run's text: its lines are not the window's
 	in.Window = w.N
 	if rl := in.RecallLines; rl != nil {
+		offset := 0 // the raw lines before the window
+		if w.Tail {
+			offset = total - window.Lines(rawWin)
+		}
 		in.RecallLines = func(from, to int) string { return rl(from+offset, to+offset) }
 	}
 	if len(rawSide) > 0 {

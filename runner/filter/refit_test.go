@@ -31,7 +31,7 @@ func TestRefitRendersTheWindow(t *testing.T) {
 		seen = in
 		return Output{Stdout: []byte("12:00:01 GET /health 200 in 3ms from the load balancer\n… 19 more: " + in.RecallLines(2, 20) + "\n")}, nil
 	}}
-	out, ok := Refit(f, refitInput(), window.Window{N: 20, Tail: true}, raw, nil, 70)
+	out, ok := Refit(f, refitInput(), window.Window{N: 20, Tail: true}, raw, nil, 90)
 	if !ok {
 		t.Fatal("refused")
 	}
@@ -121,7 +121,7 @@ func TestRefitNoRangeBesideStderr(t *testing.T) {
 		}
 		return Output{Stdout: []byte("12:00:01 GET /health 200 in 3ms from the load balancer\n… 19 more: " + in.Recall() + "\n"), Stderr: in.Stderr}, nil
 	}}
-	if _, ok := Refit(f, refitInput(), window.Window{N: 20, Tail: true}, raw, []byte("warn: slow\n"), 70); !ok {
+	if _, ok := Refit(f, refitInput(), window.Window{N: 20, Tail: true}, raw, []byte("warn: slow\n"), 90); !ok {
 		t.Fatal("refused")
 	}
 }

@@ -75,11 +75,7 @@ func windowLines(t testing.TB, shapes []string) []sessionLine {
 				if !fitted && every(c) && CanRefit(For(c.match.Rule.Handler), injected(c)) {
 					// the window itself, compacted (Refit), as the
 					// runner does
-					offset := 0
-					if w.Tail {
-						offset = window.Lines(raw) - window.Lines(s.rawWin)
-					}
-					if out, ok := Refit(For(c.match.Rule.Handler), c.input(), w, s.rawWin, nil, offset); ok {
+					if out, ok := Refit(For(c.match.Rule.Handler), c.input(), w, s.rawWin, nil, window.Lines(raw)); ok {
 						s.got = out.Stdout
 					}
 				}
