@@ -49,8 +49,8 @@ type streamTap struct {
 	win     *window.Keeper
 	winBoth bool
 	every   bool
-	// headDone: 0 while a head window gotk stops at is incomplete, 1 once
-	// complete, -1 complete and binary (not stopped: counted to its end)
+	// headDone: 0 while the head window is incomplete, 1 once complete,
+	// -1 complete and binary (not stopped: counted to its end)
 	headDone int
 	stopped  bool // the head window was complete: the program was stopped
 
@@ -150,25 +150,28 @@ var errHeadShown = errors.New("the head window is complete")
 // raw window. Not for tests, builds and linters, whose summary comes at
 // the end and which gotk runs to completion.
 func (t *streamTap) headShown(stream int) bool {
-	if t.win == nil || !t.every || !t.win.Complete() || (stream == 1 && !t.winBoth) {
-		return false
-	}
-	win, _ := t.win.Window() // exact once complete
-	return !hasNUL(win)      // binary is counted to its end, never shown
+	return t.win != nil && t.every && (stream == 0 || t.winBoth) && t.headComplete()
 }
 
 // headStop is the capture's Stop for a command gotk stops as the agent's
 // head would: once the head window has its lines, stdout is read no
 // further, and stderr neither when the window sees it too (2>&1).
 func (t *streamTap) headStop() (stdout, stderr bool) {
+	done := t.headComplete()
+	return done, done && t.winBoth
+}
+
+// headComplete: the agent's head window has all its lines, and they are
+// text (binary is counted to its end, never shown). Once complete, the
+// window no longer changes: the answer is worked out once.
+func (t *streamTap) headComplete() bool {
 	if t.headDone == 0 && t.win.Complete() {
 		t.headDone = 1
 		if win, _ := t.win.Window(); hasNUL(win) {
-			t.headDone = -1 // binary is counted to its end, never shown
+			t.headDone = -1
 		}
 	}
-	done := t.headDone > 0
-	return done, done && t.winBoth
+	return t.headDone > 0
 }
 
 // errHeadStopped: the run was stopped at the agent's head window.
@@ -296,7 +299,7 @@ func (a *app) finishStream(t *streamTap, run store.Run, res proc.Result, in filt
 				// run's; the window itself, compacted where that holds it
 				run.Command += " | " + a.win.Pipe()
 				run.Mode, run.RawBytes, shown = modeFallback, int64(len(rawWin)), filter.Output{Stdout: rawWin}
-				if got, ok := rf.refit(a.win, rawWin, nil, 0); ok && t.every {
+				if got, ok := rf.refit(a.win, rawWin, nil, 0); ok {
 					run.Mode, shown = modeFiltered, got
 				}
 			} else {
