@@ -377,11 +377,9 @@ func Facts(b []byte) []fact {
 			}
 			// a finding under its file's heading (eslint's `  12:5
 			// error …` under the file): the file's line
-			if h := heading[i]; h >= 0 && important(l) {
-				if f, first := headingFile(ls[h]), strings.Fields(l); f != "" && len(first) > 0 && lineNumRe().MatchString(first[0]) && strings.ContainsAny(first[0], ":)") {
-					n, _, _ := strings.Cut(strings.TrimRight(first[0], ":)"), ":")
-					add(fact{"locator", f, n})
-				}
+			if f, pos := underFile(ls, heading, i); pos != "" && strings.ContainsAny(pos, ":)") && important(l) {
+				n, _, _ := strings.Cut(strings.TrimRight(pos, ":)"), ":")
+				add(fact{"locator", f, n})
 			}
 		}
 		for _, m := range failRe().FindAllStringSubmatch(l, -1) {
@@ -597,17 +595,32 @@ func lineSets(ls []string) []map[string]bool {
 		for _, w := range words(l) {
 			set[strings.TrimSuffix(w, "…")] = true
 		}
-		if h := heading[i]; h >= 0 {
-			if f := headingFile(ls[h]); f != "" {
-				set[f] = true
-				if first := strings.Fields(l); len(first) > 0 && lineNumRe().MatchString(first[0]) {
-					set[f+":"+strings.TrimRight(first[0], ":)")] = true
-				}
+		if f, pos := underFile(ls, heading, i); f != "" {
+			set[f] = true
+			if pos != "" {
+				set[f+":"+strings.TrimRight(pos, ":)")] = true
 			}
 		}
 		out[i] = set
 	}
 	return out
+}
+
+// underFile: the file that the heading of ls[i] names (headingFile; ""
+// when it has none), and the line's first word when it is a position in
+// it (12:, 3:5, 40)).
+func underFile(ls []string, heading []int, i int) (file, pos string) {
+	h := heading[i]
+	if h < 0 {
+		return "", ""
+	}
+	if file = headingFile(ls[h]); file == "" {
+		return "", ""
+	}
+	if first := strings.Fields(ls[i]); len(first) > 0 && lineNumRe().MatchString(first[0]) {
+		pos = first[0]
+	}
+	return file, pos
 }
 
 // headingFile is the file a heading line names first (`a/b.go:`, or
