@@ -187,14 +187,14 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	if keep {
 		in.Plain = plain.combined
 	}
-	if out.Stopped {
-		// Only the window's start was read: no form of it is the run's.
-		return a.finishWindowed(run, plain, filter.Output{}, errHeadStopped, refitter{f, in, filter.CanRefit(f, injected)}, id, keep, !m.Rule.Category.Run(), res.Exit)
-	}
-	shown, rerr := safeRender(f, in)
 	if a.win.Set() {
+		shown, rerr := filter.Output{}, errHeadStopped
+		if !out.Stopped { // else only the window's start was read: no form of it is the run's
+			shown, rerr = safeRender(f, in)
+		}
 		return a.finishWindowed(run, plain, shown, rerr, refitter{f, in, filter.CanRefit(f, injected)}, id, keep, !m.Rule.Category.Run(), res.Exit)
 	}
+	shown, rerr := safeRender(f, in)
 	rawN := int64(len(plain.stdout) + len(plain.stderr))
 	shownN := int64(len(shown.Stdout) + len(shown.Stderr))
 	run.RawBytes = rawN
