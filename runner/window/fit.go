@@ -583,10 +583,12 @@ func wordSets(b []byte) []map[string]bool {
 }
 
 // lineSets is each line as the set of its words. A line indented under a
-// file's heading (grep's `path:` then `  12: text`, a linter's `  3:5
-// error …`) holds the file too, and its leading line number as the raw
-// line wrote it, joined to the file (path:12): the file moved to the
-// heading is still said of the line.
+// heading holds the heading's words too: what a compact form says once
+// for the lines under it (grep's `path:` over `  12: text`, a blame's
+// commit over its lines, a listing's shared columns over its rows) is
+// still said of each. Under a file's heading (a linter's `  3:5 error
+// …`), its leading line number as the raw line wrote it, joined to the
+// file (path:12), too.
 func lineSets(ls []string) []map[string]bool {
 	heading := headings(ls)
 	out := make([]map[string]bool, len(ls))
@@ -594,6 +596,11 @@ func lineSets(ls []string) []map[string]bool {
 		set := map[string]bool{}
 		for _, w := range words(l) {
 			set[strings.TrimSuffix(w, "…")] = true
+		}
+		if h := heading[i]; h >= 0 {
+			for _, w := range words(ls[h]) {
+				set[strings.TrimSuffix(w, "…")] = true
+			}
 		}
 		if f, pos := underFile(ls, heading, i); f != "" {
 			set[f] = true

@@ -354,6 +354,25 @@ func TestHeadingsSayTheirFile(t *testing.T) {
 	}
 }
 
+// A row indented under a heading says what the heading says (a blame's
+// commit over its lines, a listing's shared columns over its rows); the
+// same row under no heading, or under another, does not.
+func TestHeadingsSayTheirWords(t *testing.T) {
+	raw := []byte("1ae01097 (Ann Lee 2026-12-01 03:11:29 +0000 351) func f() {\n1ae01097 (Ann Lee 2026-12-01 03:11:29 +0000 352) \treturn 1\n")
+	under := []byte("1ae01097 (Ann Lee 2026-12-01 03:11:29 +0000 351) func f() {\n  352) \treturn 1\n")
+	if !represented(under, raw, true, under) {
+		t.Error("a line under its commit's heading is not represented")
+	}
+	flat := []byte("1ae01097 (Ann Lee 2026-12-01 03:11:29 +0000 351) func f() {\n352) \treturn 1\n")
+	if represented(flat, raw, true, flat) {
+		t.Error("a line under no heading is represented by another line's commit")
+	}
+	other := []byte("1ae01097 (Ann Lee 2026-12-01 03:11:29 +0000 351) func f() {\n9f00aa11 (Bob 2026-11-02 10:00:00 +0000 400) x\n  352) \treturn 1\n")
+	if represented(other, raw, true, other) {
+		t.Error("a line under another commit's heading is represented")
+	}
+}
+
 // A finding under its file's heading (eslint's stylish form) is a
 // locator of that file; a count indented under a line that is no
 // file's heading is none.
