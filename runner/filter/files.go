@@ -21,7 +21,7 @@ var lsLong = lazy(`^([-dlcbps][-rwxsStTl@+.]{9,10})\s+(\d+)\s+(\S+)\s+(\S+)\s+(.
 func (ls) Render(in Input) (Output, error) {
 	ll := lines(in.Stdout)
 	if userHas(in.Argv, in.Tool, "-l", "-n") && !userHas(in.Argv, in.Tool, "-g", "-o") {
-		ll = compactLong(ll)
+		ll = compactLong(ll, in.Window > 0)
 	}
 	if userHas(in.Argv, in.Tool, "-R", "--recursive") {
 		if n := pageCut(ll, pageBudget); n < len(ll) {
@@ -43,12 +43,18 @@ func (ls) Render(in Input) (Output, error) {
 
 // compactLong folds the columns of `ls -l` that repeat across the
 // listing, said once on top: the owner and group most entries share (an
-// entry with another pair shows it as owner:group); the date when every
-// entry has the same one (or the day alone when only the times differ);
+// entry with another pair shows it as owner:group); the date most entries
+// share (shown where an entry has another; the time alone when every
+// entry has the same day), or the day alone when only the times differ;
 // per kind of entry (file, directory, link…) the mode and link count most
 // of them share, shown only where an entry differs (a directory whose
 // mode is folded ends in /). Sizes and names always stay.
-func compactLong(ll []string) []string {
+//
+// inWindow: the listing is an agent's window of rows (`ls -la | tail
+// -30`), which has no line to spare for the note on top: the note opens
+// the first line (after `total N`, when there) and the rows after it are
+// indented under it.
+func compactLong(ll []string, inWindow bool) []string {
 	type long struct {
 		mode, links, who, size, date, name string
 	}
@@ -89,10 +95,16 @@ func compactLong(ll []string) []string {
 		parts = append(parts, "owner "+owner+", group "+group+" unless shown as owner:group")
 	}
 	date, day := "", ""
-	switch {
+	switch common := mostCommon(dates); {
 	case len(dates) == 1:
-		date = mostCommon(dates)
+		date = common
 		parts[0] += ", " + date
+	case 2*dates[common] >= n:
+		date = common
+		parts[0] += ", " + date + " unless shown"
+		if len(days) == 1 {
+			day = mostCommon(days)
+		}
 	case len(days) == 1:
 		day = mostCommon(days)
 		parts[0] += ", " + day + " (times shown)"
@@ -111,17 +123,32 @@ func compactLong(ll []string) []string {
 	if len(kindNotes) > 0 {
 		parts = append(parts, "mode and links "+strings.Join(kindNotes, ", ")+" unless shown")
 	}
-	out := []string{"(" + strings.Join(parts, "; ") + "; then size, date, name)"}
+	note := "(" + strings.Join(parts, "; ") + "; then size, date, name)"
 	if date != "" {
-		out[0] = "(" + strings.Join(parts, "; ") + "; then size, name)"
+		note = "(" + strings.Join(parts, "; ") + "; then size, name)"
+	}
+	var out []string
+	if !inWindow {
+		out = append(out, note)
 	}
 	for i, l := range ll {
 		e := es[i]
 		if e == nil {
+			if inWindow && note != "" && totalRe.MatchString(l) {
+				l, note = l+" "+note, ""
+			}
 			out = append(out, l)
 			continue
 		}
 		var b strings.Builder
+		switch {
+		case !inWindow:
+		case note != "":
+			b.WriteString(note + " ")
+			note = ""
+		default:
+			b.WriteString("  ")
+		}
 		name := e.name
 		if kinds[e.mode[0]] == e.mode+" "+e.links {
 			if e.mode[0] == 'd' {
@@ -135,7 +162,7 @@ func compactLong(ll []string) []string {
 		}
 		b.WriteString(e.size + " ")
 		switch {
-		case date != "":
+		case e.date == date:
 		case day != "":
 			b.WriteString(e.date[strings.LastIndexByte(e.date, ' ')+1:] + " ")
 		default:
@@ -146,6 +173,9 @@ func compactLong(ll []string) []string {
 	}
 	return out
 }
+
+// totalRe is the line `ls -l` starts a listing with (its blocks).
+var totalRe = lazy(`^total \d+(\.\d+)?[KMGT]?$`)
 
 // isSize reports whether s is a size column: digits, or a -h size (4.0K).
 func isSize(s string) bool {

@@ -12,6 +12,10 @@ import (
 // commit headed before is headed again by its hash alone. Every line
 // number and line of code stays. Output it cannot parse line by line is
 // shown as git printed it.
+//
+// In an agent's window of lines (`git blame f | tail -30`), which has no
+// line to spare for a heading, a run's first line is the heading (as git
+// printed it) and the run's other lines are indented under it.
 type gitBlame struct{ same }
 
 var (
@@ -42,6 +46,20 @@ func (gitBlame) Render(in Input) (Output, error) {
 		}
 		meta = strings.Join(strings.Fields(meta), " ")
 		key := m[1] + " " + meta
+		// what -f and -n add (the file and line the code came from)
+		// belongs to the line, not to the commit
+		line := m[4] + ") " + m[5]
+		if extra := strings.TrimSpace(m[2]); extra != "" {
+			line = extra + " " + line
+		}
+		if in.Window > 0 {
+			if key != last {
+				out, last = append(out, l), key
+			} else {
+				out = append(out, "  "+line)
+			}
+			continue
+		}
 		if key != last {
 			head := m[1]
 			if !seen[key] {
@@ -49,12 +67,6 @@ func (gitBlame) Render(in Input) (Output, error) {
 			}
 			out = append(out, head+":")
 			seen[key], last = true, key
-		}
-		// what -f and -n add (the file and line the code came from)
-		// belongs to the line, not to the commit
-		line := m[4] + ") " + m[5]
-		if extra := strings.TrimSpace(m[2]); extra != "" {
-			line = extra + " " + line
 		}
 		out = append(out, line)
 	}

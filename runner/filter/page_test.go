@@ -291,7 +291,23 @@ func TestLsFoldsColumns(t *testing.T) {
 		"20 b.go",
 		"-rwxr-xr-x 1 30 run.sh",
 	}
-	if got := compactLong(ll); strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got := compactLong(ll, false); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// the date most entries share is said once too; an entry of another
+	// time on the same day shows its time, of another day its date
+	ll = []string{
+		"-rw-r--r-- 1 root root 10 Nov 30 04:39 a.go",
+		"-rw-r--r-- 1 root root 20 Nov 30 04:39 b.go",
+		"-rw-r--r-- 1 root root 30 Nov 30 05:02 c.go",
+	}
+	want = []string{"(all root root, Nov 30 04:39 unless shown; mode and links -rw-r--r-- 1 for files unless shown; then size, name)", "10 a.go", "20 b.go", "30 05:02 c.go"}
+	if got := compactLong(ll, false); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	ll = append(ll, "-rw-r--r-- 1 root root 40 Oct  2  2025 d.go")
+	want = []string{"(all root root, Nov 30 04:39 unless shown; mode and links -rw-r--r-- 1 for files unless shown; then size, name)", "10 a.go", "20 b.go", "30 Nov 30 05:02 c.go", "40 Oct 2 2025 d.go"}
+	if got := compactLong(ll, false); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -2,6 +2,7 @@ package filter
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -165,5 +166,49 @@ func TestGrepWindowUncapped(t *testing.T) {
 	whole, err := Render(grep{}, in)
 	if err != nil || !strings.Contains(string(whole.Stdout), "more in this file") {
 		t.Fatalf("the whole run's output lost its cap: %v\n%s", err, whole.Stdout)
+	}
+}
+
+// A long listing's window and a blame's window are compacted in the
+// window's lines: the note a listing says once opens the first line and
+// its rows sit under it; a blame's run of lines sits under its first
+// line as git printed it. Every row is still read back whole.
+func TestRefitListingsUnderTheirHeading(t *testing.T) {
+	var listing, blame strings.Builder
+	listing.WriteString("total 48\n")
+	for i := range 11 {
+		fmt.Fprintf(&listing, "-rw-r--r--  1 root root %6d Dec  1 05:53 file_%02d.go\n", 1000+i*37, i)
+	}
+	listing.WriteString("-rw-r--r--  1 root root    512 Dec  1 06:10 late.go\n")
+	for i := range 12 {
+		h := "1ae01097"
+		if i >= 8 {
+			h = "9f00aa11"
+		}
+		fmt.Fprintf(&blame, "%s (Ann Lee 2026-12-01 03:11:%02d +0000 %3d) \tx%d := f(%d)\n", h, i/8, 100+i, i, i)
+	}
+	for _, c := range []struct {
+		argv  []string
+		f     Filter
+		raw   string
+		w     window.Window
+		first string // the window's first line through gotk
+		row   string // a later row
+	}{
+		{[]string{"ls", "-la"}, ls{}, listing.String(), window.Window{N: 13}, "total 48 (all root root, Dec 1 05:53 unless shown; mode and links -rw-r--r-- 1 for files unless shown; then size, name)", "  512 06:10 late.go"},
+		{[]string{"ls", "-la"}, ls{}, listing.String(), window.Window{N: 6, Tail: true}, "(all root root, Dec 1 05:53 unless shown; mode and links -rw-r--r-- 1 for files unless shown; then size, name) 1222 file_06.go", "  1370 file_10.go"},
+		{[]string{"git", "blame", "a.go"}, gitBlame{}, blame.String(), window.Window{N: 12}, "1ae01097 (Ann Lee 2026-12-01 03:11:00 +0000 100) \tx0 := f(0)", "  101) \tx1 := f(1)"},
+	} {
+		rawWin := c.w.Apply([]byte(c.raw))
+		in := Input{Argv: c.argv, Recall: func() string { return "gotk recall ab12" }}
+		out, ok := Refit(c.f, in, c.w, rawWin, nil, window.Lines([]byte(c.raw)))
+		if !ok {
+			t.Errorf("%v %s: refused the window:\n%s", c.argv, c.w.Pipe(), rawWin)
+			continue
+		}
+		got := lines(out.Stdout)
+		if len(got) != window.Lines(rawWin) || got[0] != c.first || !slices.Contains(got, c.row) {
+			t.Errorf("%v %s:\n%s\nwant first %q and %q", c.argv, c.w.Pipe(), out.Stdout, c.first, c.row)
+		}
 	}
 }
