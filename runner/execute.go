@@ -192,7 +192,7 @@ func (a *app) runProgram(argv []string, raw bool) int {
 		if !out.Stopped { // else only the window's start was read: no form of it is the run's
 			shown, rerr = safeRender(f, in)
 		}
-		return a.finishWindowed(run, plain, shown, rerr, refitter{f, in, filter.CanRefit(f, injected)}, id, keep, !m.Rule.Category.Run(), res.Exit)
+		return a.finishWindowed(run, plain, shown, rerr, refitter{f, in, filter.CanRefit(f, !m.Rule.Category.Run(), injected)}, id, keep, !m.Rule.Category.Run(), res.Exit)
 	}
 	shown, rerr := safeRender(f, in)
 	rawN := int64(len(plain.stdout) + len(plain.stderr))

@@ -291,9 +291,8 @@ func (a *app) finishStream(t *streamTap, run store.Run, res proc.Result, in filt
 	run.Mode, run.Measured, run.RawBytes = modeStreamed, true, total
 	if t.win != nil {
 		if rawWin, exact := t.win.Window(); exact {
-			// only listings' windows are refitted, and not beside a
-			// stderr streamed past
-			rf := refitter{t.f, in, t.winBoth && t.every}
+			// not beside a stderr streamed past
+			rf := refitter{t.f, in, t.winBoth && filter.CanRefit(t.f, t.every, false)}
 			if t.stopped {
 				// what was read is only the start: no count of it is the
 				// run's; the window itself, compacted where that holds it
@@ -372,10 +371,8 @@ func (a *app) fitStream(run *store.Run, shown filter.Output, rawWin []byte, rf r
 	if hasNUL(rawWin) {
 		return shown
 	}
-	if every {
-		if got, ok := rf.refit(a.win, rawWin, nil, int(total)); ok {
-			return got
-		}
+	if got, ok := rf.refit(a.win, rawWin, nil, int(total)); ok {
+		return got
 	}
 	run.Mode = modeFallback
 	return filter.Output{Stdout: rawWin, Stderr: side}

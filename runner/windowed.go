@@ -14,7 +14,8 @@ import (
 // gotk prints its compact output fitted to the window (window.Fit: at
 // most its lines, failures first, then the summary) when that holds every
 // fact the raw window would have shown and is smaller; else, for a
-// listing, a log or a diff, the window itself compacted (refitter); else
+// listing, a log, a diff or a run its filter reads in parts, the window
+// itself compacted (refitter); else
 // exactly the raw window. Either way the agent's own head or tail then passes it
 // unchanged. The run is recorded against the raw window — what the agent
 // would have received without gotk —, never against the whole output the
@@ -32,7 +33,7 @@ func (a *app) finishWindowed(run store.Run, plain plainText, shown filter.Output
 	if rerr == nil {
 		out, ok = a.fitWindow(compact, side, rawWin, rawSide, rf.in.Recall(), every, a.win.Apply(plain.stdout), a.win.Apply(plain.stderr))
 	}
-	if !ok && every {
+	if !ok {
 		// no form of the whole run fits: the window itself, compacted
 		if got, fits := rf.refit(a.win, rawWin, rawSide, window.Lines(rawStream)); fits {
 			out, side, ok = got.Stdout, got.Stderr, true
@@ -58,9 +59,10 @@ func (a *app) finishWindowed(run store.Run, plain plainText, shown filter.Output
 }
 
 // refitter renders a run's filter over the agent's raw window alone
-// (filter.Refit): for a listing, a log, a diff whose whole compact form
-// does not fit the window. For a run gotk gave flags of its own, only
-// where the filter reads the output as typed too (filter.CanRefit).
+// (filter.Refit): for a listing, a log, a diff, or a run its filter reads
+// in parts, whose whole compact form does not fit the window. For a run
+// gotk gave flags of its own, only where the filter reads the output as
+// typed too (ok: filter.CanRefit).
 type refitter struct {
 	f  filter.Filter
 	in filter.Input

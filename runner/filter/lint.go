@@ -13,8 +13,13 @@ import (
 // every message and rule survives, with its first eslintLocMax locations
 // (the rest are counted and recallable: 750 places of one no-var are a
 // count, not a reading list). The totals line is ESLint's own. A very long
-// report is capped.
+// report is capped. In an agent's window (Input.Window) every place is
+// listed: the window is the count.
 type eslint struct{ same }
+
+// ReadsParts: a part of the report renders as that part alone (regrouped
+// per message, no count of gotk's own).
+func (eslint) ReadsParts() {}
 
 // eslintLocMax is how many places of one problem in one file are listed.
 const eslintLocMax = 20
@@ -39,7 +44,10 @@ func (eslint) Render(in Input) (Output, error) {
 	index := map[string]*problem{}
 	flush := func() {
 		for _, p := range file {
-			locs := p.locs[:min(len(p.locs), eslintLocMax)]
+			locs := p.locs
+			if in.Window == 0 {
+				locs = locs[:min(len(locs), eslintLocMax)]
+			}
 			l := "  " + strings.Join(locs, " ") + " " + p.sev + " " + p.msg
 			if p.rule != "" {
 				l += "  " + p.rule

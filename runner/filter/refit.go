@@ -73,10 +73,21 @@ func Refit(f Filter, in Input, w window.Window, rawWin, rawSide []byte, total in
 // own format): Refit may give it the window of a run gotk gave flags.
 type PlainReader interface{ ReadsPlain() }
 
-// CanRefit: Refit may render f over the raw window of a run — one gotk
-// ran as typed, or gave flags (injected) when f reads the output as
-// typed too.
-func CanRefit(f Filter, injected bool) bool {
+// PartReader is a filter of a test, build or lint run whose rendering of
+// any part of the run says only what that part says: it regroups and
+// folds the part's lines and adds no count or verdict of its own (a count
+// of a window would read as the run's). Refit may render it over the
+// agent's window of such a run, as it does a listing's.
+type PartReader interface{ ReadsParts() }
+
+// CanRefit: Refit may render f over the raw window of a run — a listing,
+// a log or a diff (every line a fact), or a run f reads in parts
+// (PartReader) — that gotk ran as typed, or gave flags (injected) when f
+// reads the output as typed too (PlainReader).
+func CanRefit(f Filter, every, injected bool) bool {
+	if _, parts := f.(PartReader); !every && !parts {
+		return false
+	}
 	if !injected {
 		return true
 	}

@@ -99,7 +99,7 @@ func TestGitLogReadsPlain(t *testing.T) {
 	if string(out.Stdout) != want {
 		t.Fatalf("got\n%s\nwant\n%s", out.Stdout, want)
 	}
-	if !CanRefit(gitLog{}, true) || CanRefit(gitStatus{}, true) || !CanRefit(gitStatus{}, false) {
+	if !CanRefit(gitLog{}, true, true) || CanRefit(gitStatus{}, true, true) || !CanRefit(gitStatus{}, true, false) {
 		t.Error("CanRefit: git log reads its plain form, git status does not")
 	}
 	in.RanArgv = gitLog{}.Args(in.Argv, 0)
@@ -210,5 +210,36 @@ func TestRefitListingsUnderTheirHeading(t *testing.T) {
 		if len(got) != window.Lines(rawWin) || got[0] != c.first || !slices.Contains(got, c.row) {
 			t.Errorf("%v %s:\n%s\nwant first %q and %q", c.argv, c.w.Pipe(), out.Stdout, c.first, c.row)
 		}
+	}
+}
+
+// A window of a lint run whose filter reads parts (eslint) is the window
+// regrouped: every place of the window listed (no cap: the window is the
+// count), ESLint's totals as printed. A run's filter that adds counts of
+// its own is never rendered over a window.
+func TestRefitRunsReadInParts(t *testing.T) {
+	var raw strings.Builder
+	raw.WriteString("/src/app.js\n")
+	for i := range 40 {
+		fmt.Fprintf(&raw, "  %d:10    error    Unexpected var, use let or const instead    no-var\n", 100+i)
+	}
+	raw.WriteString("  200:3    error    'x' is already defined    no-redeclare\n\n✖ 41 problems (41 errors, 0 warnings)\n")
+	w := window.Window{N: 30, Tail: true}
+	rawWin := w.Apply([]byte(raw.String()))
+	if !CanRefit(eslint{}, false, false) || CanRefit(goTest{}, false, false) {
+		t.Fatal("CanRefit: eslint reads parts of a run, go test does not")
+	}
+	out, ok := Refit(eslint{}, Input{Argv: []string{"eslint", "src"}, Recall: func() string { return "gotk recall ab12" }}, w, rawWin, nil, window.Lines([]byte(raw.String())))
+	if !ok {
+		t.Fatalf("refused the window:\n%s", rawWin)
+	}
+	got := lines(out.Stdout)
+	var places []string
+	for i := 13; i < 40; i++ {
+		places = append(places, fmt.Sprintf("%d:10", 100+i))
+	}
+	want := []string{"  " + strings.Join(places, " ") + " error Unexpected var, use let or const instead  no-var", "  200:3 error 'x' is already defined  no-redeclare", "✖ 41 problems (41 errors, 0 warnings)"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -72,7 +72,7 @@ func windowLines(t testing.TB, shapes []string) []sessionLine {
 						s.got, fitted = fit, true
 					}
 				}
-				if !fitted && every(c) && CanRefit(For(c.match.Rule.Handler), injected(c)) {
+				if !fitted && CanRefit(For(c.match.Rule.Handler), every(c), injected(c)) {
 					// the window itself, compacted (Refit), as the
 					// runner does
 					if out, ok := Refit(For(c.match.Rule.Handler), c.input(), w, s.rawWin, nil, window.Lines(raw)); ok {
