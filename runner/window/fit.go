@@ -364,7 +364,8 @@ func Facts(b []byte) []fact {
 			out = append(out, f)
 		}
 	}
-	ls := strings.Split(string(b), "\n")
+	// colour is not meaning: `\x1b[39mbuild.js:1` names build.js
+	ls := strings.Split(ansiRe().ReplaceAllString(string(b), ""), "\n")
 	frame := toolchainLines(ls)
 	heading := headings(ls)
 	for i, l := range ls {
@@ -397,7 +398,7 @@ func Facts(b []byte) []fact {
 // `(8,3)` under `src/a.ts:` agree), a failing test's name, a count next
 // to its word.
 func Holds(shaped, raw []byte) bool {
-	s := string(shaped)
+	s := ansiRe().ReplaceAllString(string(shaped), "")
 	lower := strings.ToLower(s)
 	var told []fact // shaped's own facts, read once a count needs them
 	for _, f := range Facts(raw) {

@@ -373,6 +373,23 @@ func TestHeadingsSayTheirWords(t *testing.T) {
 	}
 }
 
+// Colour is not meaning: a locator printed in colour names its file,
+// not the colour code's tail, and an uncoloured form holds it (and a
+// coloured form an uncoloured locator).
+func TestColouredLocators(t *testing.T) {
+	raw := []byte("\x1b[31merror\x1b[39m in \x1b[39mbuild.js:12\x1b[0m: unexpected token\n")
+	fs := Facts(raw)
+	if len(fs) != 1 || fs[0].name != "build.js" || fs[0].value != "12" {
+		t.Fatalf("facts %+v, want build.js:12", fs)
+	}
+	if !Holds([]byte("error in build.js:12: unexpected token\n"), raw) {
+		t.Error("the uncoloured line does not hold the coloured locator")
+	}
+	if !Holds(raw, []byte("build.js:12: unexpected token\n")) {
+		t.Error("the coloured line does not hold the locator")
+	}
+}
+
 // A finding under its file's heading (eslint's stylish form) is a
 // locator of that file; a count indented under a line that is no
 // file's heading is none.
