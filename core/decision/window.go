@@ -58,7 +58,9 @@ func readStage(s *shell.Script, idx int) stage {
 			st.kind = showsAll
 		}
 	case "less", "more":
-		st.kind = showsAll
+		if pagerShowsAll(args[0], args[1:]) {
+			st.kind = showsAll
+		}
 	case "head", "tail":
 		if n, ok := lineCount(args[1:], args[0] == "tail"); ok {
 			st.kind, st.n = showsHead, n
@@ -68,6 +70,34 @@ func readStage(s *shell.Script, idx int) stage {
 		}
 	}
 	return st
+}
+
+// pagerShowsAll: less or more, with these options, shows every line of
+// standard input from the first (as cat does where its output is no
+// terminal). A file operand, a start line or pattern (`+5`, `+/x`, `-p
+// x`, `+G`), or any option gotk does not know, may show another part:
+// not a display gotk can fit.
+func pagerShowsAll(name string, args []string) bool {
+	letters := map[string]string{"less": "RrSXFKNnIiMmeEqQswW~", "more": "dlfpcsu"}[name]
+	for _, a := range args {
+		switch {
+		case name == "less" && lessLong[a]:
+		case len(a) < 2 || a[0] != '-' || a == "--":
+			return false
+		case name == "more" && shell.IsDigits(a[1:]):
+			// -NUM: lines per screen
+		case strings.Trim(a[1:], letters) != "":
+			return false
+		}
+	}
+	return true
+}
+
+// lessLong are long options of less that only change how lines look.
+var lessLong = map[string]bool{
+	"--RAW-CONTROL-CHARS": true, "--raw-control-chars": true, "--chop-long-lines": true, "--no-init": true,
+	"--quit-if-one-screen": true, "--quit-at-eof": true, "--QUIT-AT-EOF": true, "--LINE-NUMBERS": true,
+	"--line-numbers": true, "--ignore-case": true, "--IGNORE-CASE": true, "--squeeze-blank-lines": true,
 }
 
 // lineCount reads the options of head or tail reading standard input and

@@ -47,6 +47,14 @@ func TestWindows(t *testing.T) {
 		{"go test ./... | head -20 | tail -5", Passthrough, ""},
 		{"go test ./... | tail -$N", Passthrough, ""},
 		{"go test ./... | LC_ALL=C tail -5", Passthrough, ""},
+		{"go test ./... | less +5", Passthrough, ""},
+		{"go test ./... | less -p FAIL", Passthrough, ""},
+		{"go test ./... | less notes.txt", Passthrough, ""},
+		{"go test ./... | more +/FAIL", Passthrough, ""},
+		{"go test ./... | less --pattern=FAIL", Passthrough, ""},
+		{"go test ./... | less -RS", AskRewrite, "gotk go test ./... | less -RS"},
+		{"go test ./... | less --chop-long-lines", AskRewrite, "gotk go test ./... | less --chop-long-lines"},
+		{"go test ./... | more -d", AskRewrite, "gotk go test ./... | more -d"},
 		{"go test ./... |& tail -5", Passthrough, ""},
 		{"go test ./... 2>&1 | tail -30 > out.txt", Passthrough, ""},
 		// head stops the raw command early: the runner stops the rules it
@@ -68,7 +76,7 @@ var parseConsumers = []string{
 }
 
 // displays are stages that only show lines.
-var displays = []string{"head", "head -5", "head -n 20", "tail", "tail -30", "tail -n 15", "cat", "less", "more -R"}
+var displays = []string{"head", "head -5", "head -n 20", "tail", "tail -30", "tail -n 15", "cat", "less", "less -R", "more -d"}
 
 // producers are agent-shaped commands, with and without a rule.
 var producers = []string{
