@@ -141,7 +141,7 @@ func TestPipes(t *testing.T) {
 		{"git diff | grep -c '^+'", AskRewrite, "git diff | gotk grep -c '^+'"},
 		{"ls | sort", Passthrough, ""},
 		{"go test ./... | head", AskRewrite, "gotk --head 10 go test ./... | head"},
-		{"git log |& head", Passthrough, ""},
+		{"git log |& head", AskRewrite, "gotk --head 10 git log |& head"},
 		{"{ git status; git log; } | head", Passthrough, ""},
 		{"git status | { read x; echo $x; }", Passthrough, ""},
 		{"git status | less", AskRewrite, "gotk git status | less"},

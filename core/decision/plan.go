@@ -109,8 +109,8 @@ func (e *Engine) excluded(c *shell.Command, p plan) bool {
 //
 // The rule: gotk reshapes output, so a command whose output another program
 // reads is rewritten only when that program merely shows lines of it.
-//   - `|&` anywhere: the whole pipeline stays as written (stderr joins the
-//     stream, and gotk's stderr would too);
+//   - `a |& b` is `a 2>&1 | b`: stderr joins the stream, as gotk's own
+//     does (gotk reads at run time whether both streams are one);
 //   - the first stage (the producer) is rewritten when its output can be
 //     fitted to a window (window.go) and every later stage only shows
 //     lines: `head`/`tail` counting lines of standard input (at most one
@@ -124,9 +124,6 @@ func (e *Engine) excluded(c *shell.Command, p plan) bool {
 func pipeRefusal(s *shell.Script, c *shell.Command, m registry.Match) (why, window string) {
 	if c.PipeLen <= 1 {
 		return "", ""
-	}
-	if c.PipeAll {
-		return "the pipeline uses |&", ""
 	}
 	switch c.PipeIndex {
 	case c.PipeLen - 1:

@@ -55,7 +55,10 @@ func TestWindows(t *testing.T) {
 		{"go test ./... | less -RS", AskRewrite, "gotk go test ./... | less -RS"},
 		{"go test ./... | less --chop-long-lines", AskRewrite, "gotk go test ./... | less --chop-long-lines"},
 		{"go test ./... | more -d", AskRewrite, "gotk go test ./... | more -d"},
-		{"go test ./... |& tail -5", Passthrough, ""},
+		// |& is 2>&1 |
+		{"go test ./... |& tail -5", AskRewrite, "gotk --tail 5 go test ./... |& tail -5"},
+		{"go test ./... |& grep FAIL", AskRewrite, "go test ./... |& gotk grep FAIL"},
+		{"go test ./... | tail -5 |& cat", AskRewrite, "gotk --tail 5 go test ./... | tail -5 |& cat"},
 		{"go test ./... 2>&1 | tail -30 > out.txt", Passthrough, ""},
 		// head stops the raw command early: the runner stops the rules it
 		// does not run to their end as head does
