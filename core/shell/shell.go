@@ -76,6 +76,10 @@ type Command struct {
 	Substituted bool
 	// InSubshell is true inside ( … ); Timed behind the `time` keyword.
 	InSubshell, Timed bool
+	// Out and Err are where its standard output and error lead once every
+	// redirect around it and its own are applied (SinkStdout, SinkPipe,
+	// SinkNull…): `2>&1 >/dev/null` sends errors on and output nowhere.
+	Out, Err string
 }
 
 // Pipeline describes one pipeline by its stages (indexes into Script.Commands,
@@ -172,6 +176,10 @@ func hasControl(src string) bool {
 type ctx struct {
 	opaque, subst, subshell, timed bool
 	depth                          int
+	fds                            fdTable // where output leads here
+	// errToOut: the statement's stderr joins its stdout after its own
+	// redirects (it feeds a pipe by |&)
+	errToOut bool
 }
 
 type walker struct {
@@ -213,6 +221,10 @@ func (w *walker) stmt(st *syntax.Stmt, c ctx) {
 	}
 	if st.Coprocess || st.Disown {
 		c.opaque = true
+	}
+	c.fds.apply(st.Redirs)
+	if c.errToOut {
+		c.fds.fd[2], c.errToOut = c.fds.get(1), false
 	}
 	switch x := st.Cmd.(type) {
 	case *syntax.CallExpr:
@@ -289,6 +301,7 @@ func (w *walker) stmt(st *syntax.Stmt, c ctx) {
 func (w *walker) pipeline(st *syntax.Stmt, c ctx) {
 	var stages []*syntax.Stmt
 	all := false
+	stderrToo := map[int]bool{} // stage i's stderr feeds the pipe too (|&)
 	var flatten func(s *syntax.Stmt)
 	flatten = func(s *syntax.Stmt) {
 		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && !s.Negated && len(s.Redirs) == 0 {
@@ -296,6 +309,7 @@ func (w *walker) pipeline(st *syntax.Stmt, c ctx) {
 				all = true
 			}
 			flatten(b.X)
+			stderrToo[len(stages)-1] = b.Op == syntax.PipeAll
 			flatten(b.Y)
 			return
 		}
@@ -308,19 +322,29 @@ func (w *walker) pipeline(st *syntax.Stmt, c ctx) {
 		all = true
 	}
 	flatten(top.X)
+	stderrToo[len(stages)-1] = top.Op == syntax.PipeAll
 	flatten(top.Y)
 	id := len(w.s.Pipelines)
 	p := Pipeline{PipeAll: all}
 	for i, s := range stages {
+		in := c
+		if i < len(stages)-1 {
+			// the pipe comes before the stage's own redirects; |& is a
+			// 2>&1 after them
+			in.fds.fd[1], in.errToOut = SinkPipe, stderrToo[i]
+		}
 		if call, ok := s.Cmd.(*syntax.CallExpr); ok {
-			idx := w.call(s, call, c, id, i, len(stages), all)
+			in.fds.apply(s.Redirs)
+			if in.errToOut {
+				in.fds.fd[2], in.errToOut = in.fds.get(1), false
+			}
+			idx := w.call(s, call, in, id, i, len(stages), all)
 			p.Stages = append(p.Stages, idx)
 			continue
 		}
 		p.Stages = append(p.Stages, -1)
 		// A compound stage: its commands run, but their output is part of
 		// the pipe in ways we do not model; never rewrite inside.
-		in := c
 		in.opaque = true
 		w.stmt(s, in)
 	}
@@ -361,6 +385,7 @@ func (w *walker) command(start, end int, c ctx) Command {
 		Start: start, End: end, PipeID: -1, PipeLen: 1,
 		Opaque: c.opaque || c.subst, Substituted: c.subst,
 		InSubshell: c.subshell, Timed: c.timed,
+		Out: c.fds.get(1), Err: c.fds.get(2),
 	}
 }
 
