@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -78,6 +79,10 @@ func (e *Engine) plan(s *shell.Script, i int, req Request) plan {
 		p.reason = "no rule for this command"
 	default:
 		why, window := pipeRefusal(s, c, p.match)
+		if why == "" && len(s.Unsafe) == 0 {
+			// (a redirect into a file makes the whole line unsafe: said so)
+			why = streamRefusal(c)
+		}
 		if why != "" {
 			p.reason = why
 			break
@@ -138,6 +143,54 @@ func pipeRefusal(s *shell.Script, c *shell.Command, m registry.Match) (why, wind
 		return producerWindow(s, c, m)
 	}
 	return "middle stages of a pipeline are never rewritten", ""
+}
+
+// streamRefusal: why the redirects of c make gotk's output mean another
+// thing ("" when they do not). gotk reshapes what a program writes, and
+// may carry what it wrote on one stream on the other (go test's build
+// errors come back in its JSON on stdout): it keeps the line's meaning
+// only where the two streams are not told apart by where they lead —
+// output and errors where they would go with no redirect, or together
+// (2>&1, &>/dev/null), or errors discarded (2>/dev/null: gotk may show
+// more of a failure, never less). Output discarded while errors are kept
+// (`>/dev/null`, `2>&1 >/dev/null | tail`), the streams swapped, or sent
+// to a descriptor the line opened: the line stays as written. A stage
+// that feeds a pipe must write its output into it (gotk fits its output
+// to the window there).
+func streamRefusal(c *shell.Command) string {
+	out, errs := c.Out, c.Err
+	own := shell.SinkStdout
+	if c.PipeIndex < c.PipeLen-1 {
+		own = shell.SinkPipe
+	}
+	switch {
+	case shell.Discarded(out) && shell.Discarded(errs):
+		return ""
+	case shell.Discarded(out):
+		return "its output is discarded and its errors are not: gotk's form may carry errors on its output"
+	case out == own && (errs == out || errs == shell.SinkStderr || shell.Discarded(errs)):
+		return ""
+	case own == shell.SinkStdout && out == errs:
+		return ""
+	}
+	return fmt.Sprintf("its output goes to %s and its errors to %s: gotk does not reproduce that split", sinkName(out), sinkName(errs))
+}
+
+// sinkName says where a stream leads, in words.
+func sinkName(s string) string {
+	switch s {
+	case shell.SinkStdout:
+		return "standard output"
+	case shell.SinkStderr:
+		return "standard error"
+	case shell.SinkPipe:
+		return "the pipe"
+	case shell.SinkNull:
+		return "/dev/null"
+	case shell.SinkClosed:
+		return "a closed descriptor"
+	}
+	return "a descriptor gotk does not follow"
 }
 
 func argsOf(c *shell.Command, m registry.Match) []string {
