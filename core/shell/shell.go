@@ -372,8 +372,27 @@ func (w *walker) call(st *syntax.Stmt, x *syntax.CallExpr, c ctx, pipeID, idx, n
 	for _, wd := range x.Args {
 		cmd.Words = append(cmd.Words, w.word(wd))
 	}
+	if len(st.Redirs) > 0 && bareExec(cmd.Words) {
+		w.unsafe("exec without a program: its redirects lead every later command's output elsewhere")
+	}
 	w.s.Commands = append(w.s.Commands, cmd)
 	return len(w.s.Commands) - 1
+}
+
+// bareExec: the words are exec (behind command or builtin) with no
+// program after it, or with one gotk cannot read: its redirects then stay
+// for the rest of the shell (`exec >/dev/null; go test` discards go
+// test's output, not exec's).
+func bareExec(words []Word) bool {
+	i := 0
+	for i < len(words) && words[i].Literal && (words[i].Value == "command" || words[i].Value == "builtin") {
+		i++
+	}
+	if i == len(words) || !words[i].Literal || words[i].Value != "exec" {
+		return false
+	}
+	rest := words[i+1:]
+	return len(rest) == 0 || !rest[0].Literal || strings.HasPrefix(rest[0].Value, "-")
 }
 
 // command starts a Command spanning start..end in context c.

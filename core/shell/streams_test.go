@@ -129,3 +129,29 @@ func TestStreamsAsBashRuns(t *testing.T) {
 		}
 	}
 }
+
+// exec without a program keeps its redirects for the rest of the shell:
+// every later command's output leads elsewhere, so nothing on the line
+// is rewritten. exec with a program is that program with its redirects.
+func TestBareExecRedirects(t *testing.T) {
+	for line, unsafe := range map[string]bool{
+		"exec >/dev/null; go test ./...":     true,
+		"exec 2>&1; go test ./... | tail -3": true,
+		"command exec 1>&2; go test":         true,
+		"exec -- 3>&1; go test":              true,
+		"exec $X >/dev/null; go test":        true,
+		"exec </dev/null; go test":           true,
+		"exec go test ./... 2>&1 | tail -3":  false,
+		"exec; go test":                      false,
+		"echo exec >/dev/null; go test":      false,
+		"exec env FOO=1 go test >/dev/null":  false,
+	} {
+		s, err := Parse(line)
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if got := len(s.Unsafe) > 0; got != unsafe {
+			t.Errorf("%q: unsafe %v (%q), want %v", line, got, s.Unsafe, unsafe)
+		}
+	}
+}
