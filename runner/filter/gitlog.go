@@ -127,10 +127,18 @@ func (gitLog) ReadsPlain() {}
 // one-line form (compactCommitHeaders), patches compacted as git show's,
 // and a note naming recall for what the headers lose (full hashes,
 // e-mail addresses, times). An error when no header was folded: not a
-// log in git's default format.
+// log in git's default format. In an agent's head window the last
+// commit's header may be cut short: its lines stay as git printed them,
+// after the note.
 func plainLog(in Input) (Output, error) {
+	ls := lines(in.Stdout)
+	var cut []string
+	if in.Window > 0 {
+		ls, cut = cutHeader(ls)
+		in.Stdout = join(ls)
+	}
 	folded := 0
-	for _, l := range lines(in.Stdout) {
+	for _, l := range ls {
 		if commitStart.MatchString(l) {
 			folded++
 		}
@@ -140,7 +148,32 @@ func plainLog(in Input) (Output, error) {
 		return Output{}, errors.New("git log: output is not in git's default format")
 	}
 	got.Stdout = append(got.Stdout, fmt.Sprintf("(%s: full hashes, e-mail addresses and times in %s)\n", plural(folded, "commit header folded", "commit headers folded"), in.Recall())...)
+	got.Stdout = append(got.Stdout, join(cut)...)
 	return got, nil
+}
+
+// cutHeader splits off the end of ls a commit header cut short (its
+// commit line, then maybe Merge, Author, Date and the blank line, but not
+// the subject: compactCommitHeaders folds only a whole header).
+func cutHeader(ls []string) (whole, cut []string) {
+	for k := len(ls) - 1; k >= 0 && k >= len(ls)-5; k-- {
+		if !commitStart.MatchString(ls[k]) {
+			continue
+		}
+		if k > 0 && ls[k-1] != "" {
+			break
+		}
+		j := k + 1
+		if j < len(ls) && strings.HasPrefix(ls[j], "Merge: ") {
+			j++
+		}
+		// Author, Date, the blank line, the subject: whole
+		if j+3 < len(ls) {
+			break
+		}
+		return ls[:k], ls[k:]
+	}
+	return ls, nil
 }
 
 // commitLine is the one-line form of a commit's header, wherever git

@@ -112,6 +112,39 @@ func TestGitLogReadsPlain(t *testing.T) {
 	}
 }
 
+// A head window that cuts the last commit's header (no subject yet) is
+// still a log: the whole commits fold, the cut header stays as git
+// printed it; a whole last commit at the end of a window is folded.
+func TestGitLogWindowCutsAHeader(t *testing.T) {
+	one := "commit 96e6e9eba5da8b3566cfdb44d8f5d97f4d7e2325\nAuthor: Dana Dev <dana@example.com>\nDate:   Wed Dec 2 17:10:17 2026 +0000\n\n    router: rename a route\n\n"
+	for _, cut := range []string{
+		"commit e80d50a57ef33881c5a24ec24277de67e9937af6\n",
+		"commit e80d50a57ef33881c5a24ec24277de67e9937af6\nMerge: 1111111 2222222\nAuthor: Dana Dev <dana@example.com>\nDate:   Tue Dec 1 09:00:00 2026 +0000\n\n",
+		"commit e80d50a57ef33881c5a24ec24277de67e9937af6\nAuthor: Dana Dev <dana@example.com>\n",
+	} {
+		raw := one + cut
+		w := window.Window{N: window.Lines([]byte(raw))}
+		in := refitInput()
+		in.Argv = []string{"git", "log"}
+		out, ok := Refit(gitLog{}, in, w, []byte(raw), nil, 200)
+		if !ok {
+			t.Errorf("refused:\n%s", raw)
+			continue
+		}
+		want := "96e6e9eba5 2026-12-02 Dana Dev: router: rename a route\n\n(1 commit header folded: full hashes, e-mail addresses and times in gotk recall ab12)\n" + cut
+		if string(out.Stdout) != want {
+			t.Errorf("got\n%s\nwant\n%s", out.Stdout, want)
+		}
+	}
+	whole := one + "commit e80d50a57ef33881c5a24ec24277de67e9937af6\nAuthor: Dana Dev <dana@example.com>\nDate:   Tue Dec 1 09:00:00 2026 +0000\n\n    store: fix off-by-one\n"
+	in := refitInput()
+	in.Argv, in.RanArgv, in.Stdout, in.Window = []string{"git", "log"}, []string{"git", "log"}, []byte(whole), 11
+	out, err := gitLog{}.Render(in)
+	if err != nil || !strings.Contains(string(out.Stdout), "e80d50a57e 2026-12-01 Dana Dev: store: fix off-by-one\n") {
+		t.Errorf("a whole last commit not folded (%v):\n%s", err, out.Stdout)
+	}
+}
+
 // With stderr beside the window, no line range is named: recall counts
 // the lines of both streams as they came, not stdout's alone.
 func TestRefitNoRangeBesideStderr(t *testing.T) {
