@@ -80,6 +80,15 @@ func (a *app) runProgram(argv []string, raw bool) int {
 		return res.Exit
 	}
 
+	bounded := false
+	if hb, ok := f.(filter.HeadBounder); ok && a.win.Set() && !a.win.Tail {
+		// the agent's head shows the first lines only: a command that can
+		// be told to stop after them is (git log -n N); run.Command stays
+		// the line as typed
+		typed := argv
+		argv = safeBound(hb, argv, m.Tool, a.win.N)
+		bounded = !slices.Equal(argv, typed)
+	}
 	ran := safeArgs(f, argv, m.Tool)
 	injected := !slices.Equal(ran, argv)
 	// The output is spooled to the data directory as it arrives: if gotk
@@ -151,7 +160,16 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	}
 	out, res, err := proc.Capture(ran, opts)
 	defer a.interrupted(res, argv)
-	defer func() { a.endLike(res, int64(len(out.Stdout))) }()
+	// past: the output as typed goes on past the agent's head window (the
+	// bounded run printed more than it): where head quits, the program
+	// would have met the closed pipe
+	past := false
+	defer func() {
+		a.endLike(res, int64(len(out.Stdout)))
+		if f, ok := a.stdout.(*os.File); ok && past && a.dieOf == nil {
+			a.dieOf = proc.WentOnPastReader(f)
+		}
+	}()
 	if _, ok := f.(filter.Plainer); !ok {
 		side.wait() // the side run started with the program: reap it
 	}
@@ -187,6 +205,7 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	if keep {
 		in.Plain = plain.combined
 	}
+	past = bounded && window.Lines(plain.stdout) > a.win.N
 	if a.win.Set() {
 		shown, rerr := filter.Output{}, errHeadStopped
 		if !out.Stopped { // else only the window's start was read: no form of it is the run's
@@ -383,6 +402,19 @@ func safeArgs(f filter.Filter, argv []string, tool int) (ran []string) {
 		ran = argv
 	}
 	return ran
+}
+
+// safeBound is BoundHead, argv unchanged where it panics.
+func safeBound(hb filter.HeadBounder, argv []string, tool, n int) (bounded []string) {
+	defer func() {
+		if recover() != nil {
+			bounded = argv
+		}
+	}()
+	if bounded = hb.BoundHead(argv, tool, n); len(bounded) == 0 {
+		bounded = argv
+	}
+	return bounded
 }
 
 // safeRender renders, turning a panic into an error (the raw output is

@@ -108,6 +108,17 @@ type Twin interface {
 	TwinEnv() []string
 }
 
+// HeadBounder is a filter whose command can be told to stop after what an
+// agent's head window of n lines shows: BoundHead returns argv (as typed)
+// bounded so that its output's first n lines are the same as unbounded,
+// and it prints more than n lines only where the unbounded output goes
+// on past them (git log -n n+1: each commit takes a line at least); or
+// argv itself where it cannot say so. A long history behind `| head -20`
+// then ends at once, as raw does when head closes the pipe.
+type HeadBounder interface {
+	BoundHead(argv []string, tool, n int) []string
+}
+
 // Output is what the runner prints.
 type Output struct {
 	Stdout []byte

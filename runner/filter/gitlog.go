@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -52,6 +53,23 @@ func (gitLog) Args(argv []string, tool int) []string {
 		flags = append(flags, "--date=short")
 	}
 	return insertAt(argv, at+1, flags...)
+}
+
+// gitLogUnprefixed are flags under which `git log -n N` is not the first
+// commits of `git log`: --reverse lists the oldest of the N first, --graph
+// and --boundary draw or add commits from what is shown; help is not a
+// log.
+var gitLogUnprefixed = []string{"--reverse", "--graph", "--boundary", "-h", "--help"}
+
+// BoundHead adds -n N+1 to a log the user did not bound: its first N
+// lines come from its first N commits at most, and one commit more tells
+// whether the log goes on past them.
+func (gitLog) BoundHead(argv []string, tool, n int) []string {
+	at := subIndex(argv, tool, "log")
+	if at < 0 || n <= 0 || gitLogBounded(argv, tool) || subHas(argv, at, gitLogUnprefixed...) {
+		return argv
+	}
+	return insertAt(argv, at+1, "-n", strconv.Itoa(n+1))
 }
 
 // Render prints the compact commits, or caps the user's own format.

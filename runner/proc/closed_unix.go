@@ -25,3 +25,18 @@ func ClosedOutput(stdout *os.File, rawStdout int64) os.Signal {
 	}
 	return syscall.SIGPIPE
 }
+
+// WentOnPastReader returns SIGPIPE when stdout is a pipe and the program,
+// whose output as typed goes on past what the pipe's reader takes (`git
+// log | head -5` on a long history), would have met the reader's closed
+// end: gotk's shorter output never reaches that point itself. Else nil
+// (not a pipe, or SIGPIPE ignored when gotk started).
+func WentOnPastReader(stdout *os.File) os.Signal {
+	if pipeSignals == nil || stdout == nil {
+		return nil
+	}
+	if fi, err := stdout.Stat(); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		return nil
+	}
+	return syscall.SIGPIPE
+}

@@ -9,3 +9,6 @@ func Die(sig os.Signal) {}
 // ClosedOutput is nil on Windows: a closed pipe there is an error, not a
 // signal.
 func ClosedOutput(stdout *os.File, rawStdout int64) os.Signal { return nil }
+
+// WentOnPastReader is nil on Windows, as ClosedOutput.
+func WentOnPastReader(stdout *os.File) os.Signal { return nil }
