@@ -196,14 +196,14 @@ var rules = [...]Rule{
 	{ID: "docker.compose", Program: "docker-compose", Sub: []string{"ps", "logs"}, Category: Infra, Handler: "docker-compose", Accept: func(a []string) bool { return noFlag("-f", "--follow")(a) }},
 	{ID: "docker.compose", Program: "docker-compose", Sub: []string{"up"}, Category: Infra, Handler: "docker-compose", Usage: "docker-compose up -d", Accept: func(a []string) bool { return composeUpEnds()(a) }},
 	{ID: "docker.ps", Program: "docker", Sub: []string{"ps", "container ls", "container list"}, Category: Infra, Handler: "docker-ps"},
-	{ID: "docker.build", Program: "docker-compose", Sub: []string{"build"}, Category: Infra, Handler: "docker-build"},
+	{ID: "docker.build", Program: "docker-compose", Sub: []string{"build"}, Category: Build, Handler: "docker-build"},
 	{ID: "docker.run", Program: "docker", Sub: []string{"run", "container run"}, Category: Infra, Handler: "docker-run", Usage: "docker run --rm", Accept: func(a []string) bool {
 		return all(noFlag("-i", "-t", "--interactive", "--tty"), anyFlag("--rm", "-d", "--detach"))(a)
 	}},
 	{ID: "docker.run", Program: "docker", Sub: []string{"exec", "container exec"}, Category: Infra, Handler: "docker-run", Accept: func(a []string) bool { return noFlag("-i", "-t", "--interactive", "--tty")(a) }},
 	{ID: "docker.images", Program: "docker", Sub: []string{"images", "image ls", "image list"}, Category: Infra, Handler: "docker-images"},
 	{ID: "docker.logs", Program: "docker", Sub: []string{"logs"}, Category: Infra, Handler: "docker-logs", Accept: func(a []string) bool { return noFlag("-f", "--follow")(a) }},
-	{ID: "docker.build", Program: "docker", Sub: []string{"build", "compose build", "buildx build"}, Category: Infra, Handler: "docker-build"},
+	{ID: "docker.build", Program: "docker", Sub: []string{"build", "compose build", "buildx build"}, Category: Build, Handler: "docker-build"},
 	{ID: "kubectl.get", Program: "kubectl", Sub: []string{"get"}, Category: Infra, Handler: "kubectl-get", Accept: func(a []string) bool { return all(noFlag("-w", "--watch", "--watch-only"), kubectlOutput)(a) }},
 	{ID: "kubectl.logs", Program: "kubectl", Sub: []string{"logs"}, Category: Infra, Handler: "kubectl-logs", Accept: func(a []string) bool { return noFlag("-f", "--follow")(a) }},
 	{ID: "kubectl.describe", Program: "kubectl", Sub: []string{"describe"}, Category: Infra, Handler: "kubectl-describe"},
