@@ -696,6 +696,9 @@ func words(l string) []string {
 		if strings.Trim(w, "=-_*#~.:;|/\\<>+`⎯─━…") == "" || duration(w) || len(out) == 0 && stamp(w) {
 			continue
 		}
+		// a directory is its name, with or without its slash (find's
+		// `a/b/` heading over `a/b/c`)
+		w = strings.TrimRight(w, "/:")
 		if i := strings.LastIndexByte(w, '/'); i >= 0 && i < len(w)-1 {
 			w = w[i+1:]
 		}

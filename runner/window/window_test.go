@@ -416,9 +416,20 @@ func TestGluedLocatorWords(t *testing.T) {
 		"crypto/a_test.go:100:func TestX(t *testing.T) {": {"a_test.go:100", "func", "TestX", "t", "*testing.T", "{"},
 		"src/app.ts:12:5 error":                           {"app.ts:12:5", "error"},
 		"v1.2:3:x":                                        {"v1.2:3:x"},
+		"cmp/internal/: diff/, flags.go, foo1/":           {"internal", "diff", "flags.go", "foo1"},
 	} {
 		if got := words(l); strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("words(%q) = %q, want %q", l, got, want)
 		}
+	}
+	// find's paths grouped under their directory stand for the paths,
+	// directories (with their slash) too
+	raw := []byte("cmp/internal/teststructs/foo1\ncmp/internal/teststructs/structs.go\ncmp/internal/teststructs/foo1/foo.go\n")
+	grouped := []byte("cmp/internal/teststructs/: foo1/, structs.go\ncmp/internal/teststructs/foo1/foo.go\n")
+	if !represented(grouped, raw, true, grouped) {
+		t.Error("find's grouped paths do not stand for the paths")
+	}
+	if represented([]byte("cmp/internal/teststructs/: structs.go\ncmp/internal/teststructs/foo1/foo.go\n"), raw, true, nil) {
+		t.Error("a directory left out is represented")
 	}
 }
