@@ -386,11 +386,29 @@ func Facts(b []byte) []fact {
 		for _, m := range failRe().FindAllStringSubmatch(l, -1) {
 			add(fact{"failing", strings.TrimRight(m[1], ":,"), ""})
 		}
-		for _, m := range countRe().FindAllStringSubmatch(l, -1) {
-			add(fact{"count", strings.ToLower(strings.TrimRight(m[2], "s")), m[1]})
+		for _, m := range countRe().FindAllStringSubmatchIndex(l, -1) {
+			if namePart(l[m[1]:]) {
+				continue // `05:53 errors.go`: a file's name, no count
+			}
+			add(fact{"count", strings.ToLower(strings.TrimRight(l[m[4]:m[5]], "s")), l[m[2]:m[3]]})
 		}
 	}
 	return out
+}
+
+// namePart: rest goes on with the rest of a name (`.go`, `_test`, `-v2`,
+// `/x`), so the word before it was part of one.
+func namePart(rest string) bool {
+	if rest == "" {
+		return false
+	}
+	switch rest[0] {
+	case '_', '-', '/':
+		return len(rest) > 1 && rest[1] != ' '
+	case '.':
+		return len(rest) > 1 && (rest[1] >= 'a' && rest[1] <= 'z' || rest[1] >= 'A' && rest[1] <= 'Z' || rest[1] >= '0' && rest[1] <= '9')
+	}
+	return false
 }
 
 // Holds reports whether shaped tells every fact raw tells, whatever the

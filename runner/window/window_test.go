@@ -373,6 +373,22 @@ func TestHeadingsSayTheirWords(t *testing.T) {
 	}
 }
 
+// A count word that begins a file's name is no count: `05:53 errors.go`
+// in a listing says nothing of 53 errors. "3 errors." ending a sentence is.
+func TestCountsAreNotNames(t *testing.T) {
+	for l, want := range map[string]int{
+		"-rw-r--r-- 1 root root 8686 Dec  1 05:53 errors.go": 0,
+		"12 warnings_test.py":                                0,
+		"found 3 errors.":                                    1,
+		"5 passed, 2 failed":                                 2,
+		"2 errors-found":                                     0,
+	} {
+		if got := len(Facts([]byte(l + "\n"))); got != want {
+			t.Errorf("%q: %d facts (%+v), want %d", l, got, Facts([]byte(l+"\n")), want)
+		}
+	}
+}
+
 // Colour is not meaning: a locator printed in colour names its file,
 // not the colour code's tail, and an uncoloured form holds it (and a
 // coloured form an uncoloured locator).
