@@ -711,7 +711,7 @@ func words(l string) []string {
 	for _, w := range strings.FieldsFunc(ansiRe().ReplaceAllString(l, ""), func(r rune) bool {
 		return r == ' ' || r == '\t' || r == ',' || r == '"' || r == '\'' || r == '(' || r == ')' || r == '[' || r == ']'
 	}) {
-		if strings.Trim(w, "=-_*#~.:;|/\\<>+`⎯─━…") == "" || duration(w) || len(out) == 0 && stamp(w) {
+		if strings.Trim(w, "=-_*#~.:;|/\\<>+`⎯─━…├└│┬┴┼┌┐┘\u00a0") == "" || duration(w) || len(out) == 0 && stamp(w) {
 			continue
 		}
 		// a directory is its name, with or without its slash (find's

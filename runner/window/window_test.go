@@ -373,6 +373,19 @@ func TestHeadingsSayTheirWords(t *testing.T) {
 	}
 }
 
+// tree's drawing is layout, not words: a file under its directory's
+// line stands for tree's row of it.
+func TestTreeDrawingIsNoWord(t *testing.T) {
+	raw := []byte("crypto\n├── aes\n│\u00a0\u00a0 ├── aes.go\n│\u00a0\u00a0 └── aes_test.go\n└── boring\n")
+	compact := []byte("crypto\n  aes\n    aes.go, aes_test.go\n  boring\n")
+	if !represented(compact, raw, true, compact) {
+		t.Error("tree's rows are not represented by their compact form")
+	}
+	if represented([]byte("crypto\n  aes\n    aes.go\n  boring\n"), raw, true, nil) {
+		t.Error("a file left out is represented")
+	}
+}
+
 // A count word that begins a file's name is no count: `05:53 errors.go`
 // in a listing says nothing of 53 errors. "3 errors." ending a sentence is.
 func TestCountsAreNotNames(t *testing.T) {
