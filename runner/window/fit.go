@@ -614,7 +614,15 @@ func lineSets(ls []string) []map[string]bool {
 	for i, l := range ls {
 		set := map[string]bool{}
 		for _, w := range words(l) {
-			set[strings.TrimSuffix(w, "…")] = true
+			w = strings.TrimSuffix(w, "…")
+			set[w] = true
+			// a name and version joined (kong@v1.17.0, attrs==26.1.0)
+			// says both
+			for _, sep := range []string{"@", "=="} {
+				if name, version, ok := strings.Cut(w, sep); ok && name != "" && version != "" {
+					set[name], set[version] = true, true
+				}
+			}
 		}
 		if h := heading[i]; h >= 0 {
 			for _, w := range words(ls[h]) {

@@ -386,6 +386,19 @@ func TestTreeDrawingIsNoWord(t *testing.T) {
 	}
 }
 
+// A name and its version joined (go list -m's path@version, pip's
+// name==version) say the name and the version of a row that prints them
+// apart; another version does not.
+func TestNameAtVersion(t *testing.T) {
+	raw := []byte("github.com/BurntSushi/toml v1.6.0\nannotated-types           0.7.0\n")
+	if !represented([]byte("github.com/BurntSushi/toml@v1.6.0\nannotated-types==0.7.0 attrs==26.1.0\n"), raw, true, nil) {
+		t.Error("path@version and name==version do not stand for their rows")
+	}
+	if represented([]byte("github.com/BurntSushi/toml@v1.7.0\nannotated-types==0.7.0\n"), raw, true, nil) {
+		t.Error("another version stands for the row")
+	}
+}
+
 // A count word that begins a file's name is no count: `05:53 errors.go`
 // in a listing says nothing of 53 errors. "3 errors." ending a sentence is.
 func TestCountsAreNotNames(t *testing.T) {
