@@ -67,7 +67,7 @@ func (t *fdTable) apply(rs []*syntax.Redirect) {
 		v, lit := literal(r.Word)
 		to := unknownFD
 		switch r.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrInOut:
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrInOut:
 			if lit && v == "/dev/null" {
 				to = SinkNull
 			}
