@@ -182,6 +182,15 @@ type ctx struct {
 	errToOut bool
 }
 
+// redirect applies a statement's own redirects, then the 2>&1 of a |&
+// it feeds.
+func (c *ctx) redirect(rs []*syntax.Redirect) {
+	c.fds.apply(rs)
+	if c.errToOut {
+		c.fds.fd[2], c.errToOut = c.fds.get(1), false
+	}
+}
+
 type walker struct {
 	s       *Script
 	tooDeep bool
@@ -222,10 +231,7 @@ func (w *walker) stmt(st *syntax.Stmt, c ctx) {
 	if st.Coprocess || st.Disown {
 		c.opaque = true
 	}
-	c.fds.apply(st.Redirs)
-	if c.errToOut {
-		c.fds.fd[2], c.errToOut = c.fds.get(1), false
-	}
+	c.redirect(st.Redirs)
 	switch x := st.Cmd.(type) {
 	case *syntax.CallExpr:
 		w.call(st, x, c, -1, 0, 1, false)
@@ -334,10 +340,7 @@ func (w *walker) pipeline(st *syntax.Stmt, c ctx) {
 			in.fds.fd[1], in.errToOut = SinkPipe, stderrToo[i]
 		}
 		if call, ok := s.Cmd.(*syntax.CallExpr); ok {
-			in.fds.apply(s.Redirs)
-			if in.errToOut {
-				in.fds.fd[2], in.errToOut = in.fds.get(1), false
-			}
+			in.redirect(s.Redirs)
 			idx := w.call(s, call, in, id, i, len(stages), all)
 			p.Stages = append(p.Stages, idx)
 			continue

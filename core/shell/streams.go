@@ -64,18 +64,20 @@ func (t *fdTable) apply(rs []*syntax.Redirect) {
 			}
 			n, _ = strconv.Atoi(r.N.Value)
 		}
+		if n < 0 {
+			// the operator's own descriptor: 0 for those that read
+			n = 1
+			switch r.Op {
+			case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+				n = 0
+			}
+		}
 		v, lit := literal(r.Word)
 		to := unknownFD
 		switch r.Op {
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrInOut:
 			if lit && v == "/dev/null" {
 				to = SinkNull
-			}
-			if n < 0 {
-				n = 1
-				if r.Op == syntax.RdrInOut {
-					n = 0
-				}
 			}
 		case syntax.RdrAll, syntax.AppAll:
 			if lit && v == "/dev/null" {
@@ -84,12 +86,6 @@ func (t *fdTable) apply(rs []*syntax.Redirect) {
 			t.fd[1], t.fd[2] = to, to
 			continue
 		case syntax.DplOut, syntax.DplIn:
-			if n < 0 {
-				n = 1
-				if r.Op == syntax.DplIn {
-					n = 0
-				}
-			}
 			switch {
 			case lit && v == "-":
 				to = SinkClosed
