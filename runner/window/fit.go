@@ -387,8 +387,8 @@ func Facts(b []byte) []fact {
 			add(fact{"failing", strings.TrimRight(m[1], ":,"), ""})
 		}
 		for _, m := range countRe().FindAllStringSubmatchIndex(l, -1) {
-			if namePart(l[m[1]:]) {
-				continue // `05:53 errors.go`: a file's name, no count
+			if namePart(l[m[1]:]) || m[2] > 0 && l[m[2]-1] == '#' {
+				continue // `05:53 errors.go`: a file's name; `#12 ERROR`: an id
 			}
 			add(fact{"count", strings.ToLower(strings.TrimRight(l[m[4]:m[5]], "s")), l[m[2]:m[3]]})
 		}

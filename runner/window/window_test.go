@@ -401,6 +401,8 @@ func TestNameAtVersion(t *testing.T) {
 
 // A count word that begins a file's name is no count: `05:53 errors.go`
 // in a listing says nothing of 53 errors. "3 errors." ending a sentence is.
+// A number after # is an id (docker build's step `#12 ERROR:`, an
+// issue's #7), no count.
 func TestCountsAreNotNames(t *testing.T) {
 	for l, want := range map[string]int{
 		"-rw-r--r-- 1 root root 8686 Dec  1 05:53 errors.go": 0,
@@ -408,6 +410,8 @@ func TestCountsAreNotNames(t *testing.T) {
 		"found 3 errors.":                                    1,
 		"5 passed, 2 failed":                                 2,
 		"2 errors-found":                                     0,
+		"#12 ERROR: process did not complete":                0,
+		"fixes #7 failures in parsing":                       0,
 	} {
 		if got := len(Facts([]byte(l + "\n"))); got != want {
 			t.Errorf("%q: %d facts (%+v), want %d", l, got, Facts([]byte(l+"\n")), want)
