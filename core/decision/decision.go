@@ -209,8 +209,19 @@ func (e *Engine) Disabled() bool {
 	return Disabled(e.Env.Getenv)
 }
 
-// Decide decides one command.
+// Decide decides one command. A command gotk would rewrite that the line
+// as a whole keeps as written says why in its segment: the line's reason.
 func (e *Engine) Decide(req Request) Decision {
+	d := e.decide(req)
+	for i := range d.Segments {
+		if s := &d.Segments[i]; s.Rule != "" && !s.Rewritten && s.Reason == "" {
+			s.Reason = d.Reason
+		}
+	}
+	return d
+}
+
+func (e *Engine) decide(req Request) Decision {
 	e.init()
 	d := Decision{Command: req.Command, Warnings: append([]string(nil), e.warnings...)}
 	if e.Disabled() {

@@ -265,6 +265,19 @@ func TestTrace(t *testing.T) {
 	}
 }
 
+// TestTraceSaysWhyNot: a command gotk would rewrite that the line keeps
+// as written says why, in its own segment.
+func TestTraceSaysWhyNot(t *testing.T) {
+	e := newEngine(t, "", config.Config{})
+	d := e.Decide(Request{Command: "cd $D && go test ./... 2>&1 | tail -5", ReadOnlyAutoAllow: true})
+	if d.Verdict != Passthrough || len(d.Segments) != 3 || d.Segments[1].Rule != "go.test" || d.Segments[1].Rewritten {
+		t.Fatalf("decision %v: %+v", d.Verdict, d.Segments)
+	}
+	if d.Reason == "" || d.Segments[1].Reason != d.Reason {
+		t.Errorf("go test's segment says %q, the line %q", d.Segments[1].Reason, d.Reason)
+	}
+}
+
 // FuzzDecide: no panic, and the insertion property — deleting the
 // inserted prefixes yields the input exactly.
 func FuzzDecide(f *testing.F) {
