@@ -268,6 +268,13 @@ func checkDecision(t *testing.T, e *Engine, host, src string, req Request) {
 	if (d.Verdict == AllowRewrite || d.Verdict == AskRewrite) != (d.Command != src) {
 		t.Fatalf("%s: verdict %v with command %q for %q", host, d.Verdict, d.Command, src)
 	}
+	// explain's promise: every command a rule covers says whether it is
+	// rewritten, and if not, why
+	for _, s := range d.Segments {
+		if s.Rule != "" && !s.Rewritten && s.Reason == "" {
+			t.Fatalf("%s: %q: %s (%s) not rewritten, and no reason given (verdict %v, line: %q)", host, src, s.Text, s.Rule, d.Verdict, d.Reason)
+		}
+	}
 }
 
 // TestNothingIsSound: the shortcut that answers without parsing
