@@ -523,17 +523,19 @@ var kvPad = lazy(`^(\s*[\w.\-/ ]+:)\s{2,}`)
 
 func collapseKV(l string) string { return kvPad.ReplaceAllString(l, "$1 ") }
 
-// terraformPlan renders terraform plan (and OpenTofu's tofu plan): the refresh lines, the symbol
-// legend and the closing advice go, as do attributes whose value is
-// `(known after apply)` (counted); every action and changed value stays.
+// terraformPlan renders terraform plan (and OpenTofu's tofu plan): the
+// refresh lines (counted), the symbol legend and the closing advice go, as
+// do attributes whose value is `(known after apply)` (counted); every
+// action and changed value stays.
 type terraformPlan struct{ same }
 
 var (
-	tfNoise = []*lazyRegexp{
-		lazy(`: (Refreshing state|Reading|Read complete after)\b`),
+	// tfRefresh: a data source or resource read before planning
+	tfRefresh = lazy(`: (Refreshing state|Reading|Read complete after)\b`)
+	tfNoise   = []*lazyRegexp{
 		lazy(`^(Terraform|OpenTofu) used the selected providers to generate the following execution`),
 		lazy(`^plan\. Resource actions are indicated with the following symbols:$`),
-		lazy(`^\s+[+~-]/?[+~-]? (create|destroy|update in-place|read \(data resources\)|destroy and then create replacement|create replacement and then destroy)$`),
+		lazy(`^\s*[+~-]/?[+~-]? (create|destroy|update in-place|read \(data resources\)|destroy and then create replacement|create replacement and then destroy)$`),
 		lazy(`^(Terraform|OpenTofu) will perform the following actions:$`),
 		lazy(`^─+$`),
 		lazy(`^Note: You didn't use the -out option`),
@@ -542,18 +544,25 @@ var (
 	tfKnownAfter = lazy(`^\s+[+~] [\w"\-.\[\]]+\s+= \(known after apply\)$`)
 )
 
-// Render drops the noise and counts the unknowns.
+// Render drops the noise and counts the refreshes and the unknowns.
 func (terraformPlan) Render(in Input) (Output, error) {
 	var out []string
-	known := 0
+	known, refreshed := 0, 0
 	for _, l := range dropMatching(lines(in.Stdout), tfNoise...) {
-		if tfKnownAfter.MatchString(l) {
+		switch {
+		case tfKnownAfter.MatchString(l):
 			known++
+			continue
+		case tfRefresh.MatchString(l):
+			refreshed++
 			continue
 		}
 		out = append(out, l)
 	}
 	out = dropBlankRuns(out)
+	if refreshed > 0 {
+		out = append(out, fmt.Sprintf("(%s not shown: %s)", plural(refreshed, "refresh line", "refresh lines"), in.Recall()))
+	}
 	if known > 0 {
 		out = append(out, fmt.Sprintf("(%s (known after apply) not shown: %s)", plural(known, "attribute", "attributes"), in.Recall()))
 	}
