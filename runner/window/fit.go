@@ -330,6 +330,16 @@ func passed(l string) bool {
 	return (strings.HasPrefix(l, "✓") || strings.HasPrefix(l, "✔")) && !wordRe().MatchString(l)
 }
 
+// underPassingSuite: line i sits under a passing suite's heading (jest's
+// `PASS src/a.test.js`, over the console output its tests printed): a
+// place it names is where a passing test logged, no failure's.
+func underPassingSuite(ls []string, heading []int, i int) bool {
+	h := heading[i]
+	return h >= 0 && passingSuite().MatchString(ls[h])
+}
+
+var passingSuite = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^PASS\s+\S+\.\w+\s*(\(|$)`) })
+
 // important: a line that carries a failure or an error.
 func important(l string) bool {
 	if passed(l) {
@@ -372,7 +382,7 @@ func Facts(b []byte) []fact {
 		if frame[i] {
 			continue
 		}
-		if !passed(l) {
+		if !passed(l) && !underPassingSuite(ls, heading, i) {
 			for _, m := range locatorRe().FindAllStringSubmatch(l, -1) {
 				add(fact{"locator", path.Base(m[1]), m[2] + m[3] + m[4]})
 			}
@@ -541,6 +551,8 @@ func represented(shaped, raw []byte, every bool, filtered []byte) bool {
 	flines := nonBlank(filtered)
 	ls := strings.Split(string(raw), "\n")
 	frame := toolchainLines(ls)
+	plain := strings.Split(ansiRe().ReplaceAllString(string(raw), ""), "\n")
+	heading := headings(plain)
 	for k, l := range ls {
 		t := words(l)
 		if len(t) == 0 || frame[k] {
@@ -563,7 +575,7 @@ func represented(shaped, raw []byte, every bool, filtered []byte) bool {
 		switch {
 		case picked && !in:
 			return false
-		case picked || (!every && !important(l)):
+		case picked || (!every && (!important(l) || underPassingSuite(plain, heading, k))):
 		case !holdsAny(kept, t):
 			return false
 		}

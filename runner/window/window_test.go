@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -477,5 +478,29 @@ func TestGluedLocatorWords(t *testing.T) {
 	}
 	if represented([]byte("cmp/internal/teststructs/: structs.go\ncmp/internal/teststructs/foo1/foo.go\n"), raw, true, nil) {
 		t.Error("a directory left out is represented")
+	}
+}
+
+// A place a passing suite's test logged from (jest's console block under
+// `PASS file`) is no failure: a form that folds that block holds the
+// window. Under `FAIL file` the same place is a fact.
+func TestPassingSuiteLogsAreNoFailures(t *testing.T) {
+	block := "  ● Console\n\n    console.log\n      trim input\n\n      at Object.log (jt/str.test.js:3:32)\n\n"
+	if fs := Facts([]byte("PASS jt/str.test.js\n" + block)); len(fs) != 0 {
+		t.Errorf("under PASS: facts %+v, want none", fs)
+	}
+	if fs := Facts([]byte("PASS jt/str.test.js (1.2 s)\n" + block)); len(fs) != 0 {
+		t.Errorf("under PASS with its time: facts %+v, want none", fs)
+	}
+	folded := []byte("PASS jt/str.test.js\n(1 line the passing tests printed not shown: gotk recall abc123)\n")
+	if !represented(folded, []byte("PASS jt/str.test.js\n"+block), false, folded) {
+		t.Error("a form folding a passing suite's console block does not stand for it")
+	}
+	if represented(folded, []byte("FAIL jt/str.test.js\n"+block), false, folded) {
+		t.Error("a form folding a failing suite's console block stands for it")
+	}
+	fs := Facts([]byte("FAIL jt/str.test.js\n" + block))
+	if !slices.Contains(fs, fact{"locator", "str.test.js", "3"}) {
+		t.Errorf("under FAIL: facts %+v, want str.test.js:3 among them", fs)
 	}
 }
