@@ -365,7 +365,7 @@ func (a *app) fitStream(run *store.Run, shown filter.Output, rawWin []byte, rf r
 	}
 	run.Command += " | " + a.win.Pipe()
 	run.RawBytes = int64(len(rawWin))
-	if out, ok := a.fitWindow(compact, side, rawWin, nil, rf.in.Recall(), every); ok {
+	if out, ok := a.fitWindow(compact, side, rawWin, nil, rf.in.Recall(), every, rf.f); ok {
 		return filter.Output{Stdout: out, Stderr: side}
 	}
 	if hasNUL(rawWin) {

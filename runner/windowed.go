@@ -31,7 +31,7 @@ func (a *app) finishWindowed(run store.Run, plain plainText, shown filter.Output
 	rawWin := a.win.Apply(rawStream)
 	out, ok := []byte(nil), false
 	if rerr == nil {
-		out, ok = a.fitWindow(compact, side, rawWin, rawSide, rf.in.Recall(), every, a.win.Apply(plain.stdout), a.win.Apply(plain.stderr))
+		out, ok = a.fitWindow(compact, side, rawWin, rawSide, rf.in.Recall(), every, rf.f, a.win.Apply(plain.stdout), a.win.Apply(plain.stderr))
 	}
 	if !ok {
 		// no form of the whole run fits: the window itself, compacted
@@ -76,12 +76,12 @@ func (r refitter) refit(w window.Window, rawWin, rawSide []byte, total int) (fil
 	return filter.Refit(r.f, r.in, w, rawWin, rawSide, total)
 }
 
-// fitWindow fits compact to the agent's window (window.Fit, rawFacts as
-// there): ok when it keeps every fact of the raw window and, with side
+// fitWindow fits compact to the agent's window (window.FitWith, rawFacts
+// as there, f's boilerplate asked of no form): ok when it keeps every fact of the raw window and, with side
 // (stderr, printed beside it), costs fewer tokens than the raw window and
 // rawSide would have. Held and streamed runs decide by it alike.
-func (a *app) fitWindow(compact, side, rawWin, rawSide []byte, recall string, every bool, rawFacts ...[]byte) ([]byte, bool) {
-	out, ok := window.Fit(compact, rawWin, a.win, recall, every, rawFacts...)
+func (a *app) fitWindow(compact, side, rawWin, rawSide []byte, recall string, every bool, f filter.Filter, rawFacts ...[]byte) ([]byte, bool) {
+	out, ok := window.FitWith(compact, rawWin, a.win, recall, every, filter.BoilerplateOf(f), rawFacts...)
 	return out, ok && tokens.Fewer([][]byte{out, side}, [][]byte{rawWin, rawSide})
 }
 

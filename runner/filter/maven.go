@@ -60,6 +60,16 @@ var (
 	mvnFrameworkFrame = lazy(`^\s+at (org\.junit\.|junit\.framework\.|org\.apache\.maven\.surefire\.|org\.testng\.|java\.base/|jdk\.internal\.|sun\.reflect\.|java\.lang\.reflect\.|java\.lang\.Thread\.|org\.opentest4j\.|org\.mockito\.internal\.)`)
 )
 
+// Boilerplate: Maven's generic advice after a failure (mvnHelp), with or
+// without its level and colour.
+func (maven) Boilerplate(l string) bool {
+	l = strings.TrimSpace(ansi.ReplaceAllString(l, ""))
+	if m := mvnLevel.FindString(l); m != "" {
+		l = strings.TrimSpace(l[len(m):])
+	}
+	return l != "" && matchesAny(l, mvnHelp)
+}
+
 // Render walks the build.
 func (maven) Render(in Input) (Output, error) {
 	ll := lines(in.Stdout)

@@ -115,3 +115,17 @@ func joinNote(out []byte, n int, recall string) []byte {
 	joined := append(append([]byte{}, body[:i]...), ' ')
 	return append(append(joined, note...), '\n')
 }
+
+// Boilerplater is a filter that knows its tool's boilerplate: lines the
+// tool prints whatever went wrong (Maven's "re-run Maven using the -X
+// switch"), which say nothing of this run. The window check does not ask
+// a form to keep them (window.FitWith).
+type Boilerplater interface{ Boilerplate(line string) bool }
+
+// BoilerplateOf is f's Boilerplate, or nil.
+func BoilerplateOf(f Filter) func(string) bool {
+	if b, ok := f.(Boilerplater); ok {
+		return b.Boilerplate
+	}
+	return nil
+}

@@ -68,7 +68,7 @@ func windowLines(t testing.TB, shapes []string) []sessionLine {
 				stopped := !w.Tail && !c.match.Rule.RunsToEnd() && bytes.Count(raw, []byte("\n")) >= w.N
 				fitted := false
 				if rerr == nil && !stopped {
-					if fit, ok := window.Fit(shown, s.rawWin, w, testRecall, every(c)); ok {
+					if fit, ok := window.FitWith(shown, s.rawWin, w, testRecall, every(c), BoilerplateOf(For(c.match.Rule.Handler))); ok {
 						s.got, fitted = fit, true
 					}
 				}

@@ -28,6 +28,14 @@ import (
 // window of each stream when both feed it: their interleaving as captured
 // is only approximate); nil means rawWin.
 func Fit(compact, rawWin []byte, w Window, recall string, every bool, rawFacts ...[]byte) (out []byte, ok bool) {
+	return FitWith(compact, rawWin, w, recall, every, nil, rawFacts...)
+}
+
+// FitWith is Fit where boiler (nil: none) names the lines of the tool's
+// own boilerplate — the advice it prints after any failure ("re-run with
+// -e"), whatever failed: they tell the window nothing, so a form need not
+// keep them, though the raw window's size counts them.
+func FitWith(compact, rawWin []byte, w Window, recall string, every bool, boiler func(string) bool, rawFacts ...[]byte) (out []byte, ok bool) {
 	if !w.Set() {
 		return compact, len(compact) <= len(rawWin)
 	}
@@ -38,6 +46,11 @@ func Fit(compact, rawWin []byte, w Window, recall string, every bool, rawFacts .
 	// fit), every line of the raw window that carries a failure (every
 	// line, with every) must be represented too.
 	facts := append([][]byte{rawWin}, rawFacts...)
+	if boiler != nil {
+		for i, f := range facts {
+			facts[i] = dropLines(f, boiler)
+		}
+	}
 	out = compact
 	if Lines(compact) > w.N || !tokens.Fewer([][]byte{compact}, [][]byte{rawWin}) {
 		out = choose(compact, facts, w, recall, len(rawWin))
@@ -59,6 +72,17 @@ func Fit(compact, rawWin []byte, w Window, recall string, every bool, rawFacts .
 		}
 	}
 	return out, true
+}
+
+// dropLines is b without the lines drop names.
+func dropLines(b []byte, drop func(string) bool) []byte {
+	var out []byte
+	for _, l := range strings.SplitAfter(string(b), "\n") {
+		if l != "" && !drop(strings.TrimSuffix(l, "\n")) {
+			out = append(out, l...)
+		}
+	}
+	return out
 }
 
 // Refits: out, a filter's rendering of the raw window rawWin alone (a

@@ -504,3 +504,34 @@ func TestPassingSuiteLogsAreNoFailures(t *testing.T) {
 		t.Errorf("under FAIL: facts %+v, want str.test.js:3 among them", fs)
 	}
 }
+
+// A tool's boilerplate (advice it prints after any failure) tells the
+// window nothing: FitWith does not ask a form to keep it, Fit does.
+func TestBoilerplateIsNoFact(t *testing.T) {
+	raw := []byte("[ERROR] Failed to execute goal surefire:test on project shop: There are test failures.\n" +
+		"[ERROR] To see the full stack trace of the errors, re-run Maven with the -e switch.\n" +
+		"[ERROR] Re-run Maven using the -X switch to enable full debug logging.\n" +
+		"[ERROR] For more information about the errors and possible solutions, please read the following articles:\n" +
+		"[ERROR] [Help 1] http://cwiki.apache.org/confluence/display/MAVEN/MojoFailureException\n")
+	// a form that leaves lines out (it names recall): every failure line
+	// of the raw window must be in it
+	compact := []byte("[ERROR]   TaxTest.vatOnLines:7 expected:<1440> but was:<1200>\n" +
+		"\t... 3 framework frames (gotk recall abc123)\n" +
+		"[ERROR] Failed to execute goal surefire:test on project shop: There are test failures.\n")
+	boiler := func(l string) bool {
+		return strings.Contains(l, "re-run Maven") || strings.Contains(l, "Re-run Maven") || strings.Contains(l, "For more information") || strings.Contains(l, "[Help 1]")
+	}
+	w := Window{N: 5, Tail: true}
+	if _, ok := Fit(compact, raw, w, "gotk recall abc123", false); ok {
+		t.Error("Fit: a form without the advice lines holds the window")
+	}
+	out, ok := FitWith(compact, raw, w, "gotk recall abc123", false, boiler)
+	if !ok || string(out) != string(compact) {
+		t.Errorf("FitWith: %v %q, want the compact form", ok, out)
+	}
+	// what is not boilerplate still counts
+	raw = append([]byte("\tat com.example.TaxTest.vatOnLines(TaxTest.java:7)\n"), raw...)
+	if _, ok := FitWith(compact, raw, w, "gotk recall abc123", false, boiler); ok {
+		t.Error("FitWith: a form without the failing frame holds the window")
+	}
+}
