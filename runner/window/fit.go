@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,7 +18,8 @@ import (
 // error word) first in priority — the last ones for a tail window, the
 // first for a head window, as the raw window would have favoured —, then
 // the summary (the compact output's last lines), and one line saying how
-// many lines were left out and how to see them (recall). ok is false when
+// many lines were left out and how to see them (recall), with "…" where
+// other lines were left out between those kept. ok is false when
 // the shaped output would not hold every fact of rawWin (the window of the
 // raw output) or would be larger than it: the caller then prints rawWin.
 //
@@ -57,6 +59,11 @@ func FitWith(compact, rawWin []byte, w Window, recall string, every bool, boiler
 	}
 	whole := len(out) == len(compact) && !NamesRecall(compact, recall)
 	if out == nil || !tokens.Fewer([][]byte{out}, [][]byte{rawWin}) || Lines(out) > w.N {
+		return nil, false
+	}
+	if len(out) != len(compact) && 10*tokens.Estimate(out) > 9*tokens.Estimate(rawWin) {
+		// A form that left lines out saves a tenth at least: its cap
+		// line and marks are what the estimate prices least well.
 		return nil, false
 	}
 	// Once lines are left out, a line of the raw window the filter itself
@@ -109,8 +116,10 @@ func NamesRecall(out []byte, recall string) bool {
 	return mark != "" && bytes.Contains(out, []byte(mark))
 }
 
-// choose keeps at most w.N lines of compact, one of them the cap line, in
-// at most size bytes. In priority: the summary (the last lines), the lines
+// choose keeps at most w.N lines of compact, in at most size bytes, with
+// one line for each run of lines it leaves out (the cap line at the last,
+// gapMark at the others: kept lines never read as adjacent where lines
+// between them went). In priority: the summary (the last lines), the lines
 // that tell what the raw windows tell (needed), the lines that carry
 // failures in the window's order, the lines right after them (their
 // details), then any. An indented line comes with the heading it sits
@@ -130,8 +139,14 @@ func choose(compact []byte, raws [][]byte, w Window, recall string, size int) []
 	}
 	keep := make([]bool, len(lines))
 	kept, used := 0, 0
+	// gaps: the runs of lines left out, each shown as one line (the cap
+	// line at the last, "…" at the others): kept lines never read as
+	// adjacent where lines between them were left out
+	gaps := 1
+	keptAt := func(j int) bool { return j < 0 || j >= len(lines) || keep[j] }
 	heading := headings(lines)
-	// take keeps line i and its heading, or neither when they do not fit.
+	// take keeps line i and its heading, or neither when they do not fit
+	// (with a line for each gap, in the window's lines and bytes).
 	take := func(i int) bool {
 		if keep[i] {
 			return true
@@ -140,17 +155,24 @@ func choose(compact []byte, raws [][]byte, w Window, recall string, size int) []
 		if h := heading[i]; h >= 0 && !keep[h] {
 			add = append(add, h)
 		}
-		n := 0
+		n, g := 0, gaps
 		for _, k := range add {
 			n += len(lines[k]) + 1
-		}
-		if kept+len(add) > budget || used+n > size {
-			return false
-		}
-		for _, k := range add {
+			switch l, r := keptAt(k-1), keptAt(k+1); {
+			case l && r:
+				g--
+			case !l && !r:
+				g++
+			}
 			keep[k] = true
 		}
-		kept, used = kept+len(add), used+n
+		if kept+len(add)+max(g, 1) > w.N || used+n+len(gapMark)*max(g-1, 0) > size {
+			for _, k := range add {
+				keep[k] = false
+			}
+			return false
+		}
+		kept, used, gaps = kept+len(add), used+n, g
 		return true
 	}
 	// the summary: the last three lines that say something (a blank
@@ -179,41 +201,54 @@ func choose(compact []byte, raws [][]byte, w Window, recall string, size int) []
 	}
 	// Room left: the lines right after a kept failure (its details), then
 	// any, in the window's order.
+	// (A blank line says nothing: it is not taken for itself.)
 	for _, i := range order {
-		if i > 0 && keep[i-1] && important(lines[i-1]) {
+		if i > 0 && keep[i-1] && important(lines[i-1]) && strings.TrimSpace(lines[i]) != "" {
 			take(i)
 		}
 	}
 	for _, i := range order {
-		take(i)
+		if strings.TrimSpace(lines[i]) != "" {
+			take(i)
+		}
 	}
 	if kept == len(lines) {
 		return compact // nothing left out: no cap line
 	}
+	return []byte(render(lines, keep, kept, capLine))
+}
+
+// render writes the kept lines with a line for each run of lines left
+// out: the last the cap line (before the summary when they were right
+// above it), the others gapMark.
+func render(lines []string, keep []bool, kept int, capLine func(int) string) string {
 	var b strings.Builder
-	// The cap line stands where the last lines were left out (before the
-	// summary when they were right above it), so it never splits a run
-	// of lines kept whole.
-	first := len(lines)
-	for i := len(lines) - 1; i >= 0 && keep[i]; i-- {
-		first = i
+	last := len(lines) - 1
+	for last >= 0 && keep[last] {
+		last--
 	}
 	for i, l := range lines {
-		if i == first {
-			b.WriteString(capLine(len(lines) - kept))
-		}
-		if keep[i] {
-			b.WriteString(l)
-			if !strings.HasSuffix(l, "\n") {
-				b.WriteByte('\n')
+		if !keep[i] {
+			if i == 0 || keep[i-1] {
+				if i <= last && !slices.Contains(keep[i:last+1], true) {
+					b.WriteString(capLine(len(lines) - kept))
+				} else {
+					b.WriteString(gapMark)
+				}
 			}
+			continue
+		}
+		b.WriteString(l)
+		if !strings.HasSuffix(l, "\n") {
+			b.WriteByte('\n')
 		}
 	}
-	if first == len(lines) {
-		b.WriteString(capLine(len(lines) - kept))
-	}
-	return []byte(b.String())
+	return b.String()
 }
+
+// gapMark stands for lines a window's form left out, other than the last
+// run of them (which the cap line stands for).
+const gapMark = "…\n"
 
 // headings maps each indented line to the nearest line above it that is
 // not indented (-1: none, or not indented itself).

@@ -535,3 +535,55 @@ func TestBoilerplateIsNoFact(t *testing.T) {
 		t.Error("FitWith: a form without the failing frame holds the window")
 	}
 }
+
+// TestChooseMarksEveryGap: lines kept in a window's form are adjacent
+// only where they were adjacent in the compact form; every run of lines
+// left out is one line (the cap line at the last, … at the others), and
+// the form keeps the window's line count. Random forms, random windows.
+func TestChooseMarksEveryGap(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	pool := []string{"FAIL TestA (0.01s)", "    a_test.go:12: want 3, got 4", "ok  pkg/x 0.2s", "compiling module", "", "--- FAIL: TestB", "    b_test.go:7: error: boom", "  detail line", "note: retried"}
+	marked := 0
+	for range 3000 {
+		var compact strings.Builder
+		n := 3 + r.IntN(40)
+		for i := range n {
+			fmt.Fprintf(&compact, "%s #%d\n", pool[r.IntN(len(pool))], i)
+		}
+		compact.WriteString("FAIL (2 failed, 9 passed)\n")
+		w := Window{Tail: r.IntN(2) == 0, N: 2 + r.IntN(12)}
+		out := choose([]byte(compact.String()), [][]byte{[]byte("FAIL (2 failed, 9 passed)\n")}, w, "gotk recall abc123", 1<<20)
+		if out == nil {
+			continue
+		}
+		if Lines(out) > w.N {
+			t.Fatalf("%d lines in a window of %d:\n%s", Lines(out), w.N, out)
+		}
+		index := map[string]int{}
+		for i, l := range strings.Split(strings.TrimSuffix(compact.String(), "\n"), "\n") {
+			index[l] = i
+		}
+		prev, gapped := -1, false
+		for _, l := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+			i, ok := index[l]
+			if !ok {
+				gapped = true // the cap line or a mark
+				marked++
+				continue
+			}
+			if !gapped && i != prev+1 {
+				t.Fatalf("lines %d and %d of the compact form read as adjacent:\n%s\n--- from\n%s", prev, i, out, compact.String())
+			}
+			if gapped && i == prev+1 {
+				t.Fatalf("a mark between adjacent lines %d and %d:\n%s", prev, i, out)
+			}
+			prev, gapped = i, false
+		}
+		if last := strings.Count(compact.String(), "\n") - 1; !gapped && prev != last {
+			t.Fatalf("the form ends at line %d of %d with no mark:\n%s", prev, last, out)
+		}
+	}
+	if marked == 0 {
+		t.Fatal("no form left lines out")
+	}
+}
