@@ -49,14 +49,20 @@ func (pip) Render(in Input) (Output, error) {
 }
 
 // pipList writes the table as name==version words, several to a line.
+// An agent's window of the table (Input.Window) may lack its header: its
+// rows alone are read the same way, and no count of gotk's own is added.
 func pipList(in Input) Output {
 	ll := lines(in.Stdout)
-	if len(ll) < 3 || !pipTableSep.MatchString(ll[1]) {
+	rows := ll
+	switch {
+	case len(ll) >= 3 && pipTableSep.MatchString(ll[1]):
+		rows = ll[2:]
+	case in.Window == 0 || len(ll) == 0:
 		return raw(in)
 	}
 	var out []string
 	var row []string
-	for _, l := range ll[2:] {
+	for _, l := range rows {
 		f := strings.Fields(l)
 		if len(f) < 2 {
 			return raw(in)
@@ -74,6 +80,8 @@ func pipList(in Input) Output {
 	if len(row) > 0 {
 		out = append(out, strings.Join(row, " "))
 	}
-	out = append([]string{plural(len(ll)-2, "package", "packages") + ":"}, out...)
+	if len(rows) < len(ll) {
+		out = append([]string{plural(len(rows), "package", "packages") + ":"}, out...)
+	}
 	return Output{Stdout: join(out), Stderr: in.Stderr}
 }
