@@ -77,9 +77,10 @@ func (r refitter) refit(w window.Window, rawWin, rawSide []byte, total int) (fil
 }
 
 // fitWindow fits compact to the agent's window (window.FitWith, rawFacts
-// as there, f's boilerplate asked of no form): ok when it keeps every fact of the raw window and, with side
-// (stderr, printed beside it), costs fewer tokens than the raw window and
-// rawSide would have. Held and streamed runs decide by it alike.
+// as there, f's boilerplate asked of no form): ok when it keeps every
+// fact of the raw window and, with side (stderr, printed beside it),
+// costs fewer tokens than the raw window and rawSide would have. Held and
+// streamed runs decide by it alike.
 func (a *app) fitWindow(compact, side, rawWin, rawSide []byte, recall string, every bool, f filter.Filter, rawFacts ...[]byte) ([]byte, bool) {
 	out, ok := window.FitWith(compact, rawWin, a.win, recall, every, filter.BoilerplateOf(f), rawFacts...)
 	return out, ok && tokens.Fewer([][]byte{out, side}, [][]byte{rawWin, rawSide})

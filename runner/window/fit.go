@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -223,18 +222,21 @@ func choose(compact []byte, raws [][]byte, w Window, recall string, size int) []
 // above it), the others gapMark.
 func render(lines []string, keep []bool, kept int, capLine func(int) string) string {
 	var b strings.Builder
-	last := len(lines) - 1
-	for last >= 0 && keep[last] {
-		last--
+	// lastGap: where the last run of lines left out begins
+	lastGap := len(lines) - 1
+	for lastGap >= 0 && keep[lastGap] {
+		lastGap--
+	}
+	for lastGap > 0 && !keep[lastGap-1] {
+		lastGap--
 	}
 	for i, l := range lines {
 		if !keep[i] {
-			if i == 0 || keep[i-1] {
-				if i <= last && !slices.Contains(keep[i:last+1], true) {
-					b.WriteString(capLine(len(lines) - kept))
-				} else {
-					b.WriteString(gapMark)
-				}
+			switch {
+			case i == lastGap:
+				b.WriteString(capLine(len(lines) - kept))
+			case i == 0 || keep[i-1]:
+				b.WriteString(gapMark)
 			}
 			continue
 		}
