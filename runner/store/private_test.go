@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -229,10 +230,17 @@ func TestSpoolSettledReadsBack(t *testing.T) {
 	sp := CreateSpool(db, "dddddd", SpoolMeta{Argv: []string{"cat", "x"}}, 0)
 	var want bytes.Buffer
 	line := 0
+	// Random text: S2 cannot shrink it, so the file itself grows past
+	// the settle steps.
+	rng := rand.New(rand.NewPCG(3, 4))
+	noise := make([]byte, 5000)
 	for want.Len() < 3*settleStep+12345 {
 		var frame []byte
 		for n := 1 + line%7; n > 0; n-- { // small and large frames
-			frame = fmt.Appendf(frame, "line %d %s\n", line+1, bytes.Repeat([]byte{'a' + byte(line%26)}, line%5000))
+			for i := range noise[:line%5000] {
+				noise[i] = byte('a' + rng.IntN(26))
+			}
+			frame = fmt.Appendf(frame, "line %d %s\n", line+1, noise[:line%5000])
 			line++
 		}
 		stream := line % 3 / 2 // mostly stdout
@@ -245,6 +253,9 @@ func TestSpoolSettledReadsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := RawPath(db, "dddddd")
+	if fi, err := os.Stat(path); err != nil || fi.Size() < 3*settleStep {
+		t.Fatalf("raw file %v (%v): not three settle steps long", fi.Size(), err)
+	}
 	all := bytes.SplitAfter(want.Bytes(), []byte("\n"))
 	for _, r := range [][2]int{{1, 3}, {line / 2, line/2 + 2}, {line - 2, line}, {1, line}} {
 		var got bytes.Buffer

@@ -150,14 +150,34 @@ func SpoolLines(path string, from, to int64, w io.Writer) (meta SpoolMeta, lines
 		return meta, 0, errors.New("spool header: " + err.Error())
 	}
 	var stdout int64 // bytes of stdout frames
+	var body, out []byte
 	for {
-		stream, err := r.ReadByte()
+		b, err := r.ReadByte()
+		stream := b &^ spoolZ
 		if err != nil || stream > SpoolRef {
 			return meta, lw.count(), nil
 		}
 		n, err := binary.ReadUvarint(r)
 		if err != nil {
 			return meta, lw.count(), nil
+		}
+		if b&spoolZ != 0 {
+			p, cut, err := zFrame(r, n, &body, &out)
+			if err != nil {
+				return meta, lw.count(), err
+			}
+			if stream == SpoolStdout {
+				stdout += int64(len(p))
+			}
+			if stream <= SpoolStderr {
+				if _, err := lw.Write(p); err != nil {
+					return meta, lw.count(), nil // the window is done
+				}
+			}
+			if cut {
+				return meta, lw.count(), nil // cut short by a kill
+			}
+			continue
 		}
 		if stream == SpoolRef {
 			ref, err := readRefFrame(r, n)
