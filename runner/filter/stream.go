@@ -46,6 +46,10 @@ type Stream struct {
 	more     group // the groups not listed, together (key: how many)
 	groups   int64
 	roots    [][]byte // find: the search roots the keys are under
+	// ls -R: stdout's last line was blank (a directory's heading comes
+	// after one); the last heading in the head
+	prevBlank   bool
+	headHeading string
 }
 
 type streamKind int
@@ -216,10 +220,17 @@ func (s *Stream) onLine(stream int, l []byte, size int, nul bool) {
 		if s.addHead(0, l, size, nul, budget) {
 			s.headLines++
 			s.headEnd = s.line
+			if s.kind == streamDirs {
+				s.headDir(l, size, nul)
+			}
 			return
 		}
 	}
 	if s.kind == streamText {
+		return
+	}
+	if s.kind == streamDirs {
+		s.dirLine(l, nul)
 		return
 	}
 	key := s.key(l, nul)
@@ -230,9 +241,39 @@ func (s *Stream) onLine(stream int, l []byte, size int, nul bool) {
 	}
 	s.endGroup()
 	s.cur = group{key: string(key), n: 1, from: s.line, to: s.line}
-	if s.kind == streamDirs && strings.HasSuffix(s.cur.key, ":") {
-		s.cur.n = 0 // the directory's own line is not an entry
+}
+
+// dirLine counts one line of ls -R past the head: a directory's heading
+// (`path:` after the blank line that ends the directory before) starts
+// its group, each entry after it counts; the blank lines are neither.
+// The group's lines run from its heading to its last entry.
+func (s *Stream) dirLine(l []byte, nul bool) {
+	blank := len(l) == 0
+	heading := s.prevBlank && !nul && !blank && l[len(l)-1] == ':'
+	s.prevBlank = blank
+	switch {
+	case heading:
+		s.endGroup()
+		s.cur = group{key: string(l), from: s.line, to: s.line}
+	case blank:
+	default:
+		if s.cur.from == 0 {
+			// the rest of the directory the head ended in
+			s.cur = group{key: s.headHeading, from: s.line}
+		}
+		s.cur.n++
+		s.cur.to = s.line
 	}
+}
+
+// headDir follows ls -R's headings through the head: the directory it
+// ends in goes on past it. (The first heading comes first, with no blank
+// line before it: `ls -R dir` prints `dir:` first.)
+func (s *Stream) headDir(l []byte, size int, nul bool) {
+	if (s.prevBlank || s.headLines == 1) && !nul && size == len(l) && size > 0 && l[size-1] == ':' {
+		s.headHeading = string(l)
+	}
+	s.prevBlank = size == 0
 }
 
 // addHead adds l to a stream's head unless that is full (then it says
@@ -278,11 +319,6 @@ func (s *Stream) key(l []byte, nul bool) []byte {
 		return nil
 	case streamPaths:
 		return s.topDir(l)
-	case streamDirs:
-		if len(l) > 0 && l[len(l)-1] == ':' && bytes.IndexByte(l, ' ') < 0 {
-			return l
-		}
-		return []byte(s.cur.key)
 	}
 	return nil
 }

@@ -263,3 +263,107 @@ func BenchmarkStreamWrite(b *testing.B) {
 		})
 	}
 }
+
+// TestStreamLsR groups ls -R's entries by the directory they are in:
+// each listed directory with its own count and its raw lines (heading to
+// last entry), the directory the first page ends in going on past it,
+// names with spaces or a colon, empty directories, and the counts adding
+// up to the lines past the first page.
+func TestStreamLsR(t *testing.T) {
+	var b bytes.Buffer
+	type dir struct {
+		name     string
+		entries  int
+		from, to int // raw lines: heading, last entry
+	}
+	var dirs []dir
+	line := 0
+	add := func(s string) {
+		b.WriteString(s + "\n")
+		line++
+	}
+	for d := range 400 {
+		if d > 0 {
+			add("")
+		}
+		name := fmt.Sprintf("./pkg%03d", d)
+		switch {
+		case d == 0:
+			name = "."
+		case d%7 == 3:
+			name = fmt.Sprintf("./dir with space %03d", d)
+		}
+		add(name + ":")
+		dd := dir{name: name, from: line}
+		n := (d * 37) % 60
+		if d%11 == 5 {
+			n = 0 // empty
+		}
+		for e := range n {
+			entry := fmt.Sprintf("file%03d.go", e)
+			if e == 2 {
+				entry = "odd name: with colon:"
+			}
+			add(entry)
+			dd.to = line
+		}
+		dd.entries = n
+		dirs = append(dirs, dd)
+	}
+	raw := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	for seed := uint64(0); seed < 3; seed++ {
+		got := feed(ls{}, streamIn("ls", "-R"), b.Bytes(), seed)
+		text := string(got.Stdout)
+		m := regexp.MustCompile(`(?m)^… ([\d,]+) more lines in ([\d,]+) director(?:y|ies) \(lines (\d+)-(\d+): `).FindStringSubmatch(text)
+		if m == nil {
+			t.Fatalf("no count line:\n%s", text)
+		}
+		first := num(t, m[3])
+		if num(t, m[1]) != len(raw)-first+1 || num(t, m[4]) != len(raw) {
+			t.Errorf("count line %q: %d lines from %d", m[0], len(raw)-first+1, first)
+		}
+		// what should be counted past the first page
+		var want []dir
+		for _, d := range dirs {
+			if d.to < first || d.entries == 0 {
+				continue
+			}
+			if d.from < first { // the directory the first page ends in
+				n := 0
+				for l := first; l <= d.to; l++ {
+					if raw[l-1] != "" {
+						n++
+					}
+				}
+				d.entries, d.from = n, first
+			}
+			want = append(want, d)
+		}
+		if num(t, m[2]) != len(want) {
+			t.Errorf("%s directories counted, want %d", m[2], len(want))
+		}
+		listed := regexp.MustCompile(`(?m)^  (.+) \(([\d,]+) (?:entry|entries)\): lines (\d+)-(\d+)$`).FindAllStringSubmatch(text, -1)
+		if len(listed) == 0 || len(listed) > len(want) {
+			t.Fatalf("%d directories listed of %d:\n%s", len(listed), len(want), text)
+		}
+		for i, g := range listed {
+			w := want[i]
+			if g[1] != w.name || num(t, g[2]) != w.entries || num(t, g[3]) != w.from || num(t, g[4]) != w.to {
+				t.Errorf("listed %q, want %s (%d entries): lines %d-%d", g[0], w.name, w.entries, w.from, w.to)
+			}
+		}
+		rest := regexp.MustCompile(`(?m)^  … ([\d,]+) more, ([\d,]+) entr(?:y|ies): lines (\d+)-(\d+)$`).FindStringSubmatch(text)
+		if len(listed) < len(want) {
+			n := 0
+			for _, w := range want[len(listed):] {
+				n += w.entries
+			}
+			if rest == nil || num(t, rest[1]) != len(want)-len(listed) || num(t, rest[2]) != n || num(t, rest[3]) != want[len(listed)].from || num(t, rest[4]) != len(raw) {
+				t.Errorf("the rest %q, want %d more, %d entries: lines %d-%d", rest, len(want)-len(listed), n, want[len(listed)].from, len(raw))
+			}
+		}
+		if len(got.Stdout) > Ceiling {
+			t.Errorf("printed %d bytes", len(got.Stdout))
+		}
+	}
+}
