@@ -307,7 +307,7 @@ func (grep) Render(in Input) (Output, error) {
 	switch {
 	case userHas(in.Argv, in.Tool, "-l", "-L", "--files-with-matches", "--files-without-match", "--files", "--type-list", "--name-only"):
 		return Output{Stdout: join(capLines(groupPaths(ll), 300, 250, in)), Stderr: in.Stderr}, nil
-	case in.Exit > 1 || userHas(in.Argv, in.Tool, "-c", "--count", "-A", "-B", "-C", "--context", "--after-context", "--before-context", "--heading", "--json", "--vimgrep", "-q", "--quiet", "-o", "--only-matching"):
+	case in.Exit > 1 || userHas(in.Argv, in.Tool, "-c", "--count", "-A", "-B", "-C", "--context", "--after-context", "--before-context", "--heading", "--json", "--vimgrep", "-q", "--quiet", "-o", "--only-matching") || grepContext(args):
 		for i, l := range ll {
 			ll[i] = shortLine(l, grepLineMax, in)
 		}
@@ -455,6 +455,28 @@ func grepLine(file, num, text string) string {
 		s = file + ":" + s
 	}
 	return s
+}
+
+// grepContext reports context lines asked for with their count in the
+// same word (`-A2`, `-nC3`, grep's `-5`): the output then holds context
+// lines (`file-12-text`) and `--` between matches, not matches alone.
+func grepContext(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if len(a) < 2 || a[0] != '-' || a[1] == '-' {
+			continue
+		}
+		i := 1
+		for i < len(a) && (a[i] >= 'a' && a[i] <= 'z' || a[i] >= 'A' && a[i] <= 'Z') {
+			i++
+		}
+		if i < len(a) && a[i] >= '0' && a[i] <= '9' && (i == 1 || strings.ContainsAny(a[1:i], "ABC")) {
+			return true
+		}
+	}
+	return false
 }
 
 // grepShowsFile reports whether grep (or rg) prefixes matches with the

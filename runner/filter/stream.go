@@ -106,7 +106,7 @@ func NewStream(f Filter, in Input) *Stream {
 		switch {
 		case userHas(in.Argv, in.Tool, "-l", "-L", "--files-with-matches", "--files-without-match", "--files"):
 			s.kind = streamPaths
-		case userHas(in.Argv, in.Tool, "-c", "--count", "-A", "-B", "-C", "--context", "--after-context", "--before-context", "--heading", "--json", "-o", "--only-matching", "-Z", "--null"):
+		case userHas(in.Argv, in.Tool, "-c", "--count", "-A", "-B", "-C", "--context", "--after-context", "--before-context", "--heading", "--json", "-o", "--only-matching", "-Z", "--null") || grepContext(args):
 			s.kind = streamText
 		default:
 			s.kind, s.grepFile = streamGrep, grepShowsFile(prog, args)

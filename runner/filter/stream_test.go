@@ -367,3 +367,27 @@ func TestStreamLsR(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamGrepContext: context asked for in one word (-A2, -nC3, -5)
+// makes grep print context lines and `--`, which are no matches in
+// files: they are counted as lines, as with -A 2; a count attached to
+// another option (-m5) is no context.
+func TestStreamGrepContext(t *testing.T) {
+	var b bytes.Buffer
+	for i := range 60000 {
+		fmt.Fprintf(&b, "src/f%05d.go:%d:func F%d() {\nsrc/f%05d.go-%d-\treturn\nsrc/f%05d.go-%d-}\n--\n", i, 10, i, i, 11, i, 12)
+	}
+	for _, args := range [][]string{{"-rn", "-A2"}, {"-rnA2"}, {"-rnC3"}, {"-2", "-rn"}, {"-rn", "-A", "2"}, {"-rn", "--context=2"}} {
+		in := streamIn(append(append([]string{"grep"}, args...), "func", "src")...)
+		if k := NewStream(grep{}, in).kind; k != streamText {
+			t.Errorf("grep %v: read as kind %d, not as lines", args, k)
+		}
+		text := string(feed(grep{}, in, b.Bytes(), 2).Stdout)
+		if strings.Contains(text, "more matches") || !strings.Contains(text, "240,000 lines streamed") {
+			t.Errorf("grep %v:\n%.2000s", args, text)
+		}
+	}
+	if k := NewStream(grep{}, streamIn("grep", "-rn", "-m5", "func", "src")).kind; k != streamGrep {
+		t.Errorf("grep -m5: kind %d, want matches by file", k)
+	}
+}
