@@ -219,16 +219,21 @@ func (find) Render(in Input) (Output, error) {
 	if userHas(in.Argv, in.Tool, "-exec", "-execdir", "-ok", "-okdir", "-print0", "-printf", "-fprint", "-ls", "-fls") {
 		return Output{Stdout: join(capLines(lines(in.Stdout), 500, 400, in)), Stderr: in.Stderr}, nil
 	}
-	paths := lines(in.Stdout)
+	return Output{Stdout: join(pathPage(lines(in.Stdout), "paths", in)), Stderr: in.Stderr}, nil
+}
+
+// pathPage groups paths by directory (groupPaths) as far as a page holds
+// them, in the order they came, then counts the rest (unit: "paths",
+// "files") with their raw lines.
+func pathPage(paths []string, unit string, in Input) []string {
 	out := groupPaths(paths)
 	if pageCut(out, pageBudget) < len(out) {
-		// the first page: the paths, in find's order, whose grouping fits
 		n := sort.Search(len(paths), func(n int) bool {
 			return linesSize(groupPaths(paths[:n+1])) > pageBudget
 		})
-		out = append(groupPaths(paths[:n]), fmt.Sprintf("… %d more paths (%s)", len(paths)-n, recallRange(in, n+1, len(paths))))
+		out = append(groupPaths(paths[:n]), fmt.Sprintf("… %d more %s (%s)", len(paths)-n, unit, recallRange(in, n+1, len(paths))))
 	}
-	return Output{Stdout: join(out), Stderr: in.Stderr}, nil
+	return out
 }
 
 // groupPaths writes paths grouped by parent directory, in order of first
@@ -306,7 +311,7 @@ func (grep) Render(in Input) (Output, error) {
 	ll := lines(in.Stdout)
 	switch {
 	case userHas(in.Argv, in.Tool, "-l", "-L", "--files-with-matches", "--files-without-match", "--files", "--type-list", "--name-only"):
-		return Output{Stdout: join(capLines(groupPaths(ll), 300, 250, in)), Stderr: in.Stderr}, nil
+		return Output{Stdout: join(pathPage(ll, "files", in)), Stderr: in.Stderr}, nil
 	case in.Exit > 1 || userHas(in.Argv, in.Tool, "-c", "--count", "-A", "-B", "-C", "--context", "--after-context", "--before-context", "--heading", "--json", "--vimgrep", "-q", "--quiet", "-o", "--only-matching") || grepContext(args):
 		for i, l := range ll {
 			ll[i] = shortLine(l, grepLineMax, in)

@@ -26,29 +26,44 @@ func TestPageRangesAreExact(t *testing.T) {
 		}
 	}
 	raw := strings.Join(paths, "\n") + "\n"
-	out, err := find{}.Render(lineInput([]string{"find", "src"}, raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ls := lines(out.Stdout)
-	last := ls[len(ls)-1]
-	var n, from, to int
-	if _, err := fmt.Sscanf(last, "… %d more paths (lines %d-%d:", &n, &from, &to); err != nil {
-		t.Fatalf("no page note: %q (%v)", last, err)
-	}
-	if to != len(paths) || to-from+1 != n {
-		t.Errorf("note %q: want the last %d raw lines ending at %d", last, n, len(paths))
-	}
-	// every path before the range is on the page
-	shown := strings.Join(ls, "\n")
-	for _, p := range paths[:from-1] {
-		name := p[strings.LastIndexByte(p, '/')+1:]
-		if !strings.Contains(shown, name) {
-			t.Fatalf("%s is before the recalled range but not shown", p)
+	// find's paths, and grep -l's files (one note, in the files' raw
+	// lines: not a cap on lines of the grouped form, which name no raw
+	// line and let a directory of hundreds of files run the page over)
+	for _, c := range []struct {
+		f    Filter
+		argv []string
+		unit string
+	}{
+		{find{}, []string{"find", "src"}, "paths"},
+		{grep{}, []string{"grep", "-rl", "call", "src"}, "files"},
+	} {
+		out, err := c.f.Render(lineInput(c.argv, raw))
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if len(out.Stdout) > pageBudget+noteRoom {
-		t.Errorf("page is %d bytes, budget %d", len(out.Stdout), pageBudget)
+		ls := lines(out.Stdout)
+		last := ls[len(ls)-1]
+		var n, from, to int
+		if _, err := fmt.Sscanf(last, "… %d more "+c.unit+" (lines %d-%d:", &n, &from, &to); err != nil {
+			t.Fatalf("%v: no page note: %q (%v)", c.argv, last, err)
+		}
+		if to != len(paths) || to-from+1 != n {
+			t.Errorf("%v: note %q: want the last %d raw lines ending at %d", c.argv, last, n, len(paths))
+		}
+		// every path before the range is on the page
+		shown := strings.Join(ls, "\n")
+		for _, p := range paths[:from-1] {
+			name := p[strings.LastIndexByte(p, '/')+1:]
+			if !strings.Contains(shown, name) {
+				t.Fatalf("%v: %s is before the recalled range but not shown", c.argv, p)
+			}
+		}
+		if strings.Count(shown, "…") != 1 {
+			t.Errorf("%v: more than one note:\n%s", c.argv, shown)
+		}
+		if len(out.Stdout) > pageBudget+noteRoom {
+			t.Errorf("%v: page is %d bytes, budget %d", c.argv, len(out.Stdout), pageBudget)
+		}
 	}
 }
 
