@@ -51,7 +51,7 @@ func (a *app) recallRaw(dbPath, id string, from, to int) (code int, ok bool) {
 // in its raw file, or no longer kept.
 func keptRaw(dbPath, id string) string {
 	if fi, err := os.Stat(store.RawPath(dbPath, id)); err == nil {
-		return fmt.Sprintf(" (streamed; raw file %d B)", fi.Size())
+		return fmt.Sprintf(" (streamed; raw file %d B on disk)", fi.Size())
 	}
 	return " (streamed; no longer kept)"
 }
