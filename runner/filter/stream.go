@@ -3,6 +3,7 @@ package filter
 import (
 	"bytes"
 	"fmt"
+	"path"
 	"strings"
 )
 
@@ -10,7 +11,7 @@ import (
 // memory: the first page of stdout (rendered by the filter itself, as if
 // it were the whole output), exact counts of everything after it (lines,
 // bytes; per file for grep, per top directory for find, per directory for
-// ls -R), the last lines, and the raw line ranges to recall each part.
+// ls -R, per entry of the root for tree), the last lines, and the raw line ranges to recall each part.
 // Filters that need the whole output (JSON, structured tool output) get
 // the same: their first page, the counts, the end; never the raw stream.
 // Lines holding NUL bytes (binary output) are counted, never printed.
@@ -59,6 +60,7 @@ const (
 	streamGrep                    // grep matches: grouped by file
 	streamPaths                   // find / grep -l: grouped by top directory
 	streamDirs                    // ls -R: grouped by directory
+	streamTree                    // tree: grouped by the entries under the root
 )
 
 // group is a run of lines with one key: n lines, raw lines from..to.
@@ -119,6 +121,12 @@ func NewStream(f Filter, in Input) *Stream {
 	case ls:
 		if userHas(in.Argv, in.Tool, "-R", "--recursive") {
 			s.kind = streamDirs
+		}
+	case treeList:
+		// tree's own drawing (npm ls draws another, and its depth is the
+		// user's); not without indentation, nor as JSON, XML or HTML
+		if len(in.Argv) > in.Tool && path.Base(in.Argv[in.Tool]) == "tree" && !userHas(in.Argv, in.Tool, "-i", "-J", "-X", "-H") {
+			s.kind = streamTree
 		}
 	}
 	for i := range s.tail {
@@ -220,8 +228,13 @@ func (s *Stream) onLine(stream int, l []byte, size int, nul bool) {
 		if s.addHead(0, l, size, nul, budget) {
 			s.headLines++
 			s.headEnd = s.line
-			if s.kind == streamDirs {
+			switch s.kind {
+			case streamDirs:
 				s.headDir(l, size, nul)
+			case streamTree:
+				if name, depth := treeEntry(l, nul); depth == 0 {
+					s.headHeading = name
+				}
 			}
 			return
 		}
@@ -229,8 +242,12 @@ func (s *Stream) onLine(stream int, l []byte, size int, nul bool) {
 	if s.kind == streamText {
 		return
 	}
-	if s.kind == streamDirs {
+	switch s.kind {
+	case streamDirs:
 		s.dirLine(l, nul)
+		return
+	case streamTree:
+		s.treeLine(l, nul)
 		return
 	}
 	key := s.key(l, nul)
@@ -265,6 +282,51 @@ func (s *Stream) dirLine(l []byte, nul bool) {
 		s.cur.to = s.line
 	}
 }
+
+// treeLine counts one line of tree past the head: an entry right under
+// the root starts its group, every entry below it counts in it (itself
+// too); the root, blank lines and the totals line are none.
+func (s *Stream) treeLine(l []byte, nul bool) {
+	name, depth := treeEntry(l, nul)
+	switch {
+	case depth == 0:
+		s.endGroup()
+		s.cur = group{key: name, n: 1, from: s.line, to: s.line}
+	case depth > 0:
+		if s.cur.from == 0 {
+			// the rest of the entry the head ended in
+			s.cur = group{key: s.headHeading, from: s.line}
+		}
+		s.cur.n++
+		s.cur.to = s.line
+	}
+}
+
+// treeEntry reads a line of tree's drawing: an entry right under the
+// root gives its name (a link's target left out) and depth 0; an entry
+// deeper, depth 1; any other line (the root, the totals, a blank line)
+// depth -1. Byte tests, not a pattern: a tree of a disk is millions of
+// lines.
+func treeEntry(l []byte, nul bool) (string, int) {
+	if nul || len(l) == 0 {
+		return "", -1
+	}
+	for _, c := range treeConnectors {
+		if bytes.HasPrefix(l, c) {
+			name, _, _ := strings.Cut(string(l[len(c):]), " -> ")
+			return name, 0
+		}
+	}
+	switch {
+	case l[0] == ' ' || l[0] == '|' || bytes.HasPrefix(l, []byte("│")) || bytes.HasPrefix(l, []byte("\u00a0")):
+		return "", 1
+	}
+	return "", -1
+}
+
+// treeConnectors start an entry right under the root (tree's UTF-8 and
+// ASCII drawings).
+var treeConnectors = [][]byte{[]byte("├── "), []byte("└── "), []byte("|-- "), []byte("`-- ")}
 
 // headDir follows ls -R's headings through the head: the directory it
 // ends in goes on past it. (The first heading comes first, with no blank
@@ -426,13 +488,15 @@ func (s *Stream) Render(in Input, note string) Output {
 			what = fmt.Sprintf("%s more paths", count(rest))
 		case streamDirs:
 			what = fmt.Sprintf("%s more lines in %s", count(rest), plural64(s.groups, "directory", "directories"))
+		case streamTree:
+			what = fmt.Sprintf("%s more lines under %s", count(rest), plural64(s.groups, "entry of the root", "entries of the root"))
 		}
 		where := in.Recall()
 		if ranged {
 			where = span(from, total) + ": " + in.RecallLines(int(from), int(total))
 		}
 		fmt.Fprintf(&out, "… %s (%s)\n", what, where)
-		unit := map[streamKind]string{streamGrep: "match", streamPaths: "path", streamDirs: "entry"}[s.kind]
+		unit := map[streamKind]string{streamGrep: "match", streamPaths: "path", streamDirs: "entry", streamTree: "path"}[s.kind]
 		for _, g := range s.listed {
 			fmt.Fprintf(&out, "  %s (%s)", strings.TrimSuffix(g.key, ":"), plural64(g.n, unit, pluralOf(unit)))
 			if r := span(g.from, g.to); r != "" {

@@ -391,3 +391,95 @@ func TestStreamGrepContext(t *testing.T) {
 		t.Errorf("grep -m5: kind %d, want matches by file", k)
 	}
 }
+
+// TestStreamTree groups tree's lines past its first page by the entry
+// of the root they are under, each with its count and raw lines (the
+// entry the first page ends in going on under its name); the root, the
+// blank line and the totals count in no entry. npm ls draws trees too,
+// but its depth is the user's: it stays lines.
+func TestStreamTree(t *testing.T) {
+	for _, ascii := range []bool{false, true} {
+		tee, last, bar := "├── ", "└── ", "│   "
+		if ascii {
+			tee, last, bar = "|-- ", "`-- ", "|   "
+		}
+		var b bytes.Buffer
+		b.WriteString("/srv\n")
+		line := 1
+		type top struct {
+			name     string
+			n        int
+			from, to int
+		}
+		var tops []top
+		for d := range 30 {
+			c, in := tee, bar
+			if d == 29 {
+				c, in = last, "    "
+			}
+			name := fmt.Sprintf("dir%02d", d)
+			if d == 7 {
+				fmt.Fprintf(&b, "%slink%02d -> ../elsewhere\n", c, d)
+				line++
+				tops = append(tops, top{fmt.Sprintf("link%02d", d), 1, line, line})
+				continue
+			}
+			fmt.Fprintf(&b, "%s%s\n", c, name)
+			line++
+			tp := top{name, 1, line, line}
+			for f := range 40 + d*13 {
+				cc := tee
+				if f == 40+d*13-1 {
+					cc = last
+				}
+				fmt.Fprintf(&b, "%s%sfile%04d.txt\n", in, cc, f)
+				line++
+				tp.n++
+				tp.to = line
+			}
+			tops = append(tops, tp)
+		}
+		b.WriteString("\n30 directories, 5000 files\n")
+		total := line + 2
+		got := feed(treeList{}, streamIn("tree", "/srv"), b.Bytes(), 1)
+		text := string(got.Stdout)
+		m := regexp.MustCompile(`(?m)^… ([\d,]+) more lines under ([\d,]+) entries of the root \(lines (\d+)-(\d+): `).FindStringSubmatch(text)
+		if m == nil {
+			t.Fatalf("ascii %v: no count line:\n%s", ascii, text)
+		}
+		first := num(t, m[3])
+		var want []top
+		for _, tp := range tops {
+			if tp.to < first {
+				continue
+			}
+			if tp.from < first {
+				tp.n -= first - tp.from
+				tp.from = first
+			}
+			want = append(want, tp)
+		}
+		if num(t, m[1]) != total-first+1 || num(t, m[2]) != len(want) || num(t, m[4]) != total {
+			t.Errorf("ascii %v: count line %q, want %d lines under %d entries", ascii, m[0], total-first+1, len(want))
+		}
+		listed := regexp.MustCompile(`(?m)^  (\S+) \(([\d,]+) paths?\): lines (\d+)-(\d+)$`).FindAllStringSubmatch(text, -1)
+		if len(listed) != len(want) {
+			t.Fatalf("ascii %v: %d entries listed, want %d:\n%s", ascii, len(listed), len(want), text)
+		}
+		for i, g := range listed {
+			w := want[i]
+			if g[1] != w.name || num(t, g[2]) != w.n || num(t, g[3]) != w.from || num(t, g[4]) != w.to {
+				t.Errorf("ascii %v: listed %q, want %s (%d paths): lines %d-%d", ascii, g[0], w.name, w.n, w.from, w.to)
+			}
+		}
+		if !strings.Contains(text, "30 directories, 5000 files") {
+			t.Errorf("ascii %v: the totals line is not among the last lines:\n%s", ascii, text)
+		}
+	}
+	if k := NewStream(treeList{}, streamIn("npm", "ls", "--all")).kind; k != streamText {
+		t.Errorf("npm ls: kind %d, want lines", k)
+	}
+	if k := NewStream(treeList{}, streamIn("tree", "-i", "/srv")).kind; k != streamText {
+		t.Errorf("tree -i: kind %d, want lines", k)
+	}
+}
