@@ -326,3 +326,42 @@ func TestLsFoldsColumns(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A capped output of long lines tells what it left out in one note: the
+// lines a count cap keeps would otherwise pass the ceiling, which cut
+// them again around a second note (git log --oneline of 30,000 commits
+// read "… 197 more lines" and, further down, "… 29400 more lines").
+func TestCapLongLinesOneNote(t *testing.T) {
+	var b strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&b, "%07x commit number %d: %s\n", i, i, strings.Repeat("a long subject ", 6))
+	}
+	for _, c := range []struct {
+		f    Filter
+		argv []string
+	}{
+		{gitLog{}, []string{"git", "log", "--oneline"}},
+		{find{}, []string{"find", ".", "-exec", "echo", "{}", ";"}},
+		{grep{}, []string{"grep", "-c", "x", "a", "b"}},
+	} {
+		out, err := Render(c.f, lineInput(c.argv, b.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		notes, shown, left := 0, 0, 0
+		for _, l := range lines(out.Stdout) {
+			var n int
+			if _, err := fmt.Sscanf(l, "… %d more lines", &n); err == nil {
+				notes++
+				left += n
+				continue
+			}
+			shown++
+		}
+		// and the note counts what it left out: no cut of a cut hides
+		// lines it does not count
+		if notes != 1 || shown+left != 3000 || len(out.Stdout) > Ceiling {
+			t.Errorf("%v: %d notes, %d lines shown and %d counted of 3000, %d bytes:\n%s", c.argv, notes, shown, left, len(out.Stdout), out.Stdout)
+		}
+	}
+}

@@ -71,11 +71,21 @@ func capLines(ls []string, max, head int, in Input) []string {
 		return ls
 	}
 	tail := max - head
-	out := make([]string, 0, max+1)
+	// Long lines: the lines kept would pass the ceiling, which would cut
+	// them again around a second note (two gaps, neither the whole
+	// story). Fewer of them, in the same proportion, so one note tells.
+	for head > 1 && linesSize(ls[:head])+linesSize(ls[len(ls)-tail:]) > capLinesBytes {
+		head, tail = head*3/4, tail*3/4
+	}
+	out := make([]string, 0, head+tail+1)
 	out = append(out, ls[:head]...)
 	out = append(out, moreLine(len(ls)-head-tail, "lines", in))
 	return append(out, ls[len(ls)-tail:]...)
 }
+
+// capLinesBytes bounds what capLines keeps: stdout's share of Ceiling
+// when stderr takes its own, less room for notes.
+const capLinesBytes = Ceiling*2/3 - 2*noteRoom
 
 // noteRoom is the room capBytes leaves for its note.
 const noteRoom = 256
