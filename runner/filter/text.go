@@ -74,7 +74,7 @@ func capLines(ls []string, max, head int, in Input) []string {
 	// Long lines: the lines kept would pass the ceiling, which would cut
 	// them again around a second note (two gaps, neither the whole
 	// story). Fewer of them, in the same proportion, so one note tells.
-	for head > 1 && linesSize(ls[:head])+linesSize(ls[len(ls)-tail:]) > capLinesBytes {
+	for head > 1 && linesSize(ls[:head])+linesSize(ls[len(ls)-tail:]) > stdoutRoom(in) {
 		head, tail = head*3/4, tail*3/4
 	}
 	out := make([]string, 0, head+tail+1)
@@ -83,9 +83,12 @@ func capLines(ls []string, max, head int, in Input) []string {
 	return append(out, ls[len(ls)-tail:]...)
 }
 
-// capLinesBytes bounds what capLines keeps: stdout's share of Ceiling
-// when stderr takes its own, less room for notes.
-const capLinesBytes = Ceiling*2/3 - 2*noteRoom
+// stdoutRoom is what stdout may hold of Ceiling beside in's stderr (the
+// ceiling's share), less room for notes: a cap that keeps within it is
+// not cut again.
+func stdoutRoom(in Input) int {
+	return Ceiling - min(len(in.Stderr), Ceiling/3) - 2*noteRoom
+}
 
 // noteRoom is the room capBytes leaves for its note.
 const noteRoom = 256
