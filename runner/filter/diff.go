@@ -62,6 +62,7 @@ func looksLikeDiff(out []byte) bool {
 
 // diffFile is one file's section of a patch.
 type diffFile struct {
+	name    string   // the file's path (the new one)
 	header  []string // the compact header line(s)
 	body    []string // hunks
 	deleted bool     // the file is deleted: its old content is not shown
@@ -88,9 +89,19 @@ func contextNote(in Input) string {
 // when a hunk lost context lines.
 func compactDiffLines(ls []string, in Input, cut *bool) []string {
 	var res []string
+	var files []diffPart // where each file's section is in res
 	emit := func(f *diffFile) {
 		if f == nil {
 			return
+		}
+		part := diffPart{at: len(res), name: f.name}
+		for _, b := range f.body {
+			switch {
+			case strings.HasPrefix(b, "+"):
+				part.add++
+			case strings.HasPrefix(b, "-"):
+				part.del++
+			}
 		}
 		body := f.body
 		switch {
@@ -102,6 +113,8 @@ func compactDiffLines(ls []string, in Input, cut *bool) []string {
 		}
 		res = append(res, f.header...)
 		res = append(res, body...)
+		part.end = len(res)
+		files = append(files, part)
 	}
 	var cur *diffFile
 	var meta []string // extended header lines of the current file
@@ -115,6 +128,7 @@ func compactDiffLines(ls []string, in Input, cut *bool) []string {
 			meta = nil
 			oldName, newName = diffNames(l)
 			cur.header = []string{"## " + newName}
+			cur.name = newName
 			if !strings.HasPrefix(l, "diff --git ") {
 				cur.plain = true
 				cur.header = []string{plainHeader(oldName, newName)}
@@ -128,6 +142,7 @@ func compactDiffLines(ls []string, in Input, cut *bool) []string {
 			meta = nil
 			oldName, newName = stripPrefix(fieldPath(l[4:])), stripPrefix(fieldPath(ls[i+1][4:]))
 			cur.header = []string{plainHeader(oldName, newName)}
+			cur.name = newName
 			i++
 		case cur != nil && len(cur.body) == 0 && !strings.HasPrefix(l, "@@"):
 			// extended header: index, modes, renames, ---/+++
@@ -172,6 +187,7 @@ func compactDiffLines(ls []string, in Input, cut *bool) []string {
 					h += " (" + strings.Join(meta, ", ") + ")"
 				}
 				cur.header = []string{h}
+				cur.name = newName
 			}
 		case cur != nil && strings.HasPrefix(l, "@@"):
 			j := hunkEnd(l, ls, i+1)
@@ -192,7 +208,104 @@ func compactDiffLines(ls []string, in Input, cut *bool) []string {
 		}
 	}
 	emit(cur)
+	if out, ok := diffPage(res, files, in); ok {
+		return out
+	}
 	return capLines(res, diffTotalMax, diffTotalMax-200, in)
+}
+
+// diffPart is one file's section of a compact patch: res[at:end].
+type diffPart struct {
+	at, end  int
+	name     string
+	add, del int
+}
+
+// diffPage shapes a patch too large to show whole, when it is files
+// alone (a git diff, one commit's show): every file named with the lines
+// it adds and removes, grouped by directory — which files a change
+// touched is what a cap must not lose — after as many first files shown
+// whole as leave room for that list. Not for several commits' patches
+// (their headers between the files): ok false.
+func diffPage(res []string, files []diffPart, in Input) ([]string, bool) {
+	room := stdoutRoom(in)
+	if linesSize(res) <= room && len(res) <= diffTotalMax || len(files) < 2 {
+		return nil, false
+	}
+	for i := 1; i < len(files); i++ {
+		if files[i].at != files[i-1].end {
+			return nil, false // lines between two files: commits
+		}
+	}
+	if files[len(files)-1].end != len(res) {
+		return nil, false
+	}
+	// listed[k]: about the bytes the list of files[k:] takes (a
+	// directory named once in it)
+	listed := make([]int, len(files)+1)
+	dirs := map[string]bool{}
+	for k := len(files) - 1; k >= 0; k-- {
+		dir, base := path.Split(files[k].name)
+		listed[k] = listed[k+1] + len(base) + 16
+		if !dirs[dir] {
+			dirs[dir] = true
+			listed[k] += len(dir) + 4
+		}
+	}
+	const noteLen = 120
+	lead := files[0].at // lines before the first file (none in a diff)
+	n := 0              // files shown whole
+	for n < len(files) && linesSize(res[:files[n].end])+listed[n+1]+noteLen <= room {
+		n++
+	}
+	out := append([]string{}, res[:lead]...)
+	if n > 0 {
+		out = append(out[:0], res[:files[n-1].end]...)
+	}
+	rest := files[n:]
+	add, del := 0, 0
+	for _, f := range rest {
+		add, del = add+f.add, del+f.del
+	}
+	what := fmt.Sprintf("%d files changed", len(rest))
+	if n > 0 {
+		what = fmt.Sprintf("%d more %s changed", len(rest), map[bool]string{true: "file", false: "files"}[len(rest) == 1])
+	}
+	out = append(out, fmt.Sprintf("… %s, +%d -%d (%s):", what, add, del, in.Recall()))
+	// grouped by directory, in the patch's order
+	var order []string
+	names := map[string][]string{}
+	for _, f := range rest {
+		dir, base := path.Split(f.name)
+		if _, ok := names[dir]; !ok {
+			order = append(order, dir)
+		}
+		name := quotePath(base)
+		if f.add+f.del > 0 { // else binary, or a mode alone: named
+			name += fmt.Sprintf(" +%d -%d", f.add, f.del)
+		}
+		names[dir] = append(names[dir], name)
+	}
+	var list []string
+	for _, d := range order {
+		if d == "" {
+			list = append(list, "  "+strings.Join(names[d], ", "))
+			continue
+		}
+		list = append(list, "  "+d+": "+strings.Join(names[d], ", "))
+	}
+	room -= linesSize(out)
+	for i, l := range list {
+		if room -= len(l) + 1; room < noteRoom {
+			left := 0
+			for _, d := range order[i:] {
+				left += len(names[d])
+			}
+			list = append(list[:i:i], fmt.Sprintf("  … %s in %s more (%s)", plural(left, "file", "files"), plural(len(order)-i, "directory", "directories"), in.Recall()))
+			break
+		}
+	}
+	return append(out, list...), true
 }
 
 // hunkEnd returns the index after the hunk whose header is h and whose

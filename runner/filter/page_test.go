@@ -2,6 +2,8 @@ package filter
 
 import (
 	"fmt"
+	"path"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -363,5 +365,92 @@ func TestCapLongLinesOneNote(t *testing.T) {
 		if notes != 1 || shown+left != 3000 || len(out.Stdout) > Ceiling {
 			t.Errorf("%v: %d notes, %d lines shown and %d counted of 3000, %d bytes:\n%s", c.argv, notes, shown, left, len(out.Stdout), out.Stdout)
 		}
+	}
+}
+
+// A patch too large to show whole (git diff of a broad change) shows its
+// first files whole and names every other one with the lines it adds and
+// removes: which files a change touched is not what a cap may lose.
+// Several commits' patches (git log -p) are capped as before.
+func TestDiffNamesEveryFile(t *testing.T) {
+	var b strings.Builder
+	type file struct {
+		name     string
+		add, del int
+	}
+	var files []file
+	for i := range 300 {
+		name := fmt.Sprintf("pkg%02d/sub/file_%03d.go", i%17, i)
+		f := file{name: name}
+		switch i {
+		case 40: // binary
+			fmt.Fprintf(&b, "diff --git a/%s b/%s\nindex 1111111..2222222 100644\nBinary files a/%s and b/%s differ\n", name, name, name, name)
+			files = append(files, f)
+			continue
+		case 41: // deleted: counted, not shown
+			fmt.Fprintf(&b, "diff --git a/%s b/%s\ndeleted file mode 100644\nindex 1111111..0000000\n--- a/%s\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-a\n-b\n-c\n", name, name, name)
+			f.del = 3
+			files = append(files, f)
+			continue
+		}
+		fmt.Fprintf(&b, "diff --git a/%s b/%s\nindex 1111111..2222222 100644\n--- a/%s\n+++ b/%s\n", name, name, name, name)
+		n := 5 + i%23
+		fmt.Fprintf(&b, "@@ -1,%d +1,%d @@\n", n+2, n+1+i%3)
+		b.WriteString(" context line before\n")
+		for k := range n {
+			fmt.Fprintf(&b, "-old line %d of %s, with words\n", k, name)
+			f.del++
+		}
+		for k := range n - 1 + i%3 {
+			fmt.Fprintf(&b, "+new line %d of %s, with words\n", k, name)
+			f.add++
+		}
+		b.WriteString(" context line after\n")
+		files = append(files, f)
+	}
+	in := lineInput([]string{"git", "diff"}, b.String())
+	out, err := Render(gitDiff{}, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(out.Stdout)
+	if len(out.Stdout) > Ceiling {
+		t.Errorf("%d bytes", len(out.Stdout))
+	}
+	m := regexp.MustCompile(`(?m)^… (\d+) more files changed, \+(\d+) -(\d+) \(gotk recall TEST01\):$`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no note:\n%s", text)
+	}
+	first := len(files) - num(t, m[1])
+	add, del := 0, 0
+	for i, f := range files {
+		if i < first {
+			if !strings.Contains(text, "## "+f.name+"\n") && !strings.Contains(text, "## "+f.name+" (") {
+				t.Errorf("%s is on the page but has no section", f.name)
+			}
+			continue
+		}
+		add, del = add+f.add, del+f.del
+		dir, base := path.Split(f.name)
+		entry := base
+		if f.add+f.del > 0 {
+			entry = fmt.Sprintf("%s +%d -%d", base, f.add, f.del)
+		}
+		if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(dir) + `: (.*, )?` + regexp.QuoteMeta(entry) + `(,|$)`).MatchString(text) {
+			t.Errorf("%s (%q) not named under %s", f.name, entry, dir)
+		}
+	}
+	if num(t, m[2]) != add || num(t, m[3]) != del {
+		t.Errorf("note %q, want +%d -%d", m[0], add, del)
+	}
+
+	// several commits: the commits' headers stay, capped as before
+	log := "commit 1234567\nAuthor: A <a@b>\n\n    one\n\n" + b.String() + "commit 89abcde\nAuthor: A <a@b>\n\n    two\n\n" + b.String()
+	out, err = Render(gitDiff{}, lineInput([]string{"git", "show", "HEAD~1", "HEAD"}, log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out.Stdout), "more files changed") {
+		t.Errorf("two commits' patches summed up as one:\n%.2000s", out.Stdout)
 	}
 }
