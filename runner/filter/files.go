@@ -27,9 +27,9 @@ func (ls) Render(in Input) (Output, error) {
 		if n := pageCut(ll, pageBudget); n < len(ll) {
 			// raw line numbers: compactLong may have put a note on top
 			raw := n - (len(ll) - len(lines(in.Stdout)))
-			dirs := 0
-			for _, l := range ll[n:] {
-				if strings.HasSuffix(l, ":") && !strings.Contains(l, " ") {
+			dirs := 0 // headings: a line ending in ':' after a blank one
+			for i, l := range ll[n:] {
+				if strings.HasSuffix(l, ":") && n+i > 0 && ll[n+i-1] == "" {
 					dirs++
 				}
 			}

@@ -454,3 +454,45 @@ func TestDiffNamesEveryFile(t *testing.T) {
 		t.Errorf("two commits' patches summed up as one:\n%.2000s", out.Stdout)
 	}
 }
+
+// ls -R past its first page counts the directories left out by their
+// headings (a line ending in ':' after a blank one): one with a space in
+// its name counts, an entry whose name ends in ':' does not.
+func TestLsRCountsDirectories(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(".:\n")
+	for d := range 400 {
+		name := fmt.Sprintf("./dir%03d", d)
+		if d%3 == 0 {
+			name = fmt.Sprintf("./my dir %03d", d)
+		}
+		fmt.Fprintf(&b, "%s\n", strings.TrimPrefix(name, "./"))
+	}
+	for d := range 400 {
+		name := fmt.Sprintf("./dir%03d", d)
+		if d%3 == 0 {
+			name = fmt.Sprintf("./my dir %03d", d)
+		}
+		fmt.Fprintf(&b, "\n%s:\nfile_a.go\nweird name:\nfile_b.go\n", name)
+	}
+	out, err := ls{}.Render(lineInput([]string{"ls", "-R"}, b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ll := lines(out.Stdout)
+	last := ll[len(ll)-1]
+	var more, dirs, from int
+	if _, err := fmt.Sscanf(last, "… %d more lines, %d more directories (lines %d-", &more, &dirs, &from); err != nil {
+		t.Fatalf("no note: %q (%v)", last, err)
+	}
+	raw := lines([]byte(b.String()))
+	want := 0
+	for i := from - 1; i < len(raw); i++ {
+		if strings.HasSuffix(raw[i], ":") && raw[i-1] == "" {
+			want++
+		}
+	}
+	if dirs != want || want == 0 {
+		t.Errorf("%q: want %d more directories", last, want)
+	}
+}
