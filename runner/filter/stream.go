@@ -2,9 +2,13 @@ package filter
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
+
+	"github.com/gotk-dev/gotk/runner/window"
 )
 
 // Stream compacts an output too large to hold, as it arrives, in bounded
@@ -51,7 +55,38 @@ type Stream struct {
 	// after one); the last heading in the head
 	prevBlank   bool
 	headHeading string
+
+	// Past the head of a run's output (tests, builds, logs: not a read
+	// or a listing), the lines that tell a failure or an error, with up
+	// to tellContext lines before each, kept wherever they are; told
+	// counts them all.
+	telling bool
+	kept    []toldLine
+	keptLen int
+	told    int64
+	goJSON  bool // the lines are go test -json events: shown as their output
+	recent  [tellContext]recentLine
 }
+
+// toldLine is a line kept past the head: its raw number and text.
+type toldLine struct {
+	n    int64
+	text string
+	ctx  bool // context before a telling line
+}
+
+// Bounds of the lines kept past the head.
+const (
+	tellMax     = 80      // lines kept (telling lines and their context)
+	tellBytes   = 6 << 10 // their bytes
+	tellContext = 2       // lines kept before each telling line
+	tellLineMax = 300     // bytes of one kept line
+)
+
+// tellWords are what a telling line holds one of (window.Telling then
+// judges the line): a chunk is searched for them, not split into lines.
+var tellWords = [][]byte{[]byte("rror"), []byte("RROR"), []byte("ail"), []byte("AIL"), []byte("anic"), []byte("ANIC"),
+	[]byte("atal"), []byte("ATAL"), []byte("xception"), []byte("raceback"), []byte("✗"), []byte("✕")}
 
 type streamKind int
 
@@ -129,6 +164,10 @@ func NewStream(f Filter, in Input) *Stream {
 			s.kind = streamTree
 		}
 	}
+	if s.kind == streamText && !Streams(f) {
+		s.telling = true
+		_, s.goJSON = f.(goTest)
+	}
 	for i := range s.tail {
 		s.tail[i].buf = make([]byte, 0, streamTailRing)
 	}
@@ -147,7 +186,11 @@ func (s *Stream) Write(stream int, p []byte) {
 	// when the chunk holds one.
 	nulIn := bytes.IndexByte(p, 0) >= 0
 	if s.headFull[stream] && (stream == 1 || s.kind == streamText) && !nulIn {
-		// Nothing to look at line by line: count.
+		// Nothing to look at line by line: count (and, in a run's
+		// output, keep the lines that tell a failure).
+		if s.telling {
+			s.tell(stream, p)
+		}
 		n := int64(bytes.Count(p, []byte{'\n'}))
 		if n > 0 {
 			if s.partNUL[stream] {
@@ -159,6 +202,15 @@ func (s *Stream) Write(stream int, p []byte) {
 			s.lines[stream] += n
 			if stream == 1 {
 				s.lastErr = s.line
+			}
+		}
+		if s.telling {
+			// the open line's start, for a failure word that ends in
+			// the next chunk
+			open := p[bytes.LastIndexByte(p, '\n')+1:]
+			s.partLen[stream] += len(open)
+			if room := streamPartMax - len(s.part[stream]); room > 0 {
+				s.part[stream] = append(s.part[stream], open[:min(room, len(open))]...)
 			}
 		}
 		s.open[stream] = p[len(p)-1] != '\n'
@@ -184,6 +236,187 @@ func (s *Stream) Write(stream int, p []byte) {
 		s.onLine(stream, l, size, nul || nulIn && bytes.IndexByte(l, 0) >= 0)
 		p = p[i+1:]
 	}
+}
+
+// tell keeps the lines of p (stream's next bytes, past its head) that
+// tell a failure or an error, with the lines before them: the chunk is
+// searched for tellWords, and only the lines holding one are judged. The
+// line open before p (s.part) is joined to p's first line.
+func (s *Stream) tell(stream int, p []byte) {
+	var hits []int
+	for _, w := range tellWords {
+		for from := 0; ; {
+			i := bytes.Index(p[from:], w)
+			if i < 0 {
+				break
+			}
+			hits = append(hits, from+i)
+			from += i + len(w)
+			if len(hits) > 4096 {
+				break // enough to judge: most of the chunk tells
+			}
+		}
+	}
+	// a word cut by the chunk's start: the open line's end and p's start
+	if s.open[stream] && len(s.part[stream]) > 0 && len(hits) == 0 {
+		edge := append(append([]byte{}, s.part[stream][max(0, len(s.part[stream])-12):]...), p[:min(12, len(p))]...)
+		for _, w := range tellWords {
+			if bytes.Contains(edge, w) {
+				hits = append(hits, 0)
+				break
+			}
+		}
+	}
+	if len(hits) == 0 {
+		return
+	}
+	slices.Sort(hits)
+	base, at, counted := s.line, 0, 0 // counted: newlines in p[:at]
+	lastStart := -1
+	for _, h := range hits {
+		start := bytes.LastIndexByte(p[:h], '\n') + 1
+		if start == lastStart {
+			continue
+		}
+		lastStart = start
+		counted += bytes.Count(p[at:start], []byte{'\n'})
+		at = start
+		end := bytes.IndexByte(p[start:], '\n')
+		if end < 0 {
+			end = len(p) - start
+		}
+		text := p[start : start+end]
+		if start == 0 && s.open[stream] {
+			text = append(append([]byte{}, s.part[stream]...), text...)
+		}
+		if !window.Telling(s.shownText(text)) {
+			continue
+		}
+		s.told++
+		if len(s.kept) >= tellMax || s.keptLen >= tellBytes {
+			continue
+		}
+		// the lines before it in p, as context
+		ctx := start
+		var before [][]byte
+		for k := 0; k < tellContext && ctx > 0; k++ {
+			prev := bytes.LastIndexByte(p[:ctx-1], '\n') + 1
+			before = append([][]byte{p[prev : ctx-1]}, before...)
+			ctx = prev
+		}
+		n := base + 1 + int64(counted)
+		for k, b := range before {
+			s.keep(n-int64(len(before)-k), b, true)
+		}
+		s.keep(n, text, false)
+	}
+}
+
+// renderTold writes the kept lines that tell a failure past the head,
+// those before the last lines (from tailFrom on, shown anyway).
+func (s *Stream) renderTold(out *bytes.Buffer, tailFrom int64, in Input) {
+	var shown []toldLine
+	told := s.told
+	for _, k := range s.kept {
+		if k.n >= tailFrom {
+			if !k.ctx {
+				told--
+			}
+			continue
+		}
+		shown = append(shown, k)
+	}
+	if told <= 0 || len(shown) == 0 {
+		return
+	}
+	telling := 0
+	for _, k := range shown {
+		if !k.ctx {
+			telling++
+		}
+	}
+	more := ""
+	if int64(telling) < told {
+		more = fmt.Sprintf("; the first %d of them here, all: %s", telling, in.Recall())
+	}
+	fmt.Fprintf(out, "%s past the first page tell a failure or an error (raw line: text, with up to %d lines before each%s):\n", plural64(told, "line", "lines"), tellContext, more)
+	for _, k := range shown {
+		fmt.Fprintf(out, "  %d: %s\n", k.n, k.text)
+	}
+}
+
+// tellLine judges one whole line past the head (raw number s.line), as
+// tell does a chunk's (the line by line path: a chunk with NUL bytes, the
+// one that filled the head).
+func (s *Stream) tellLine(l []byte) {
+	defer func() {
+		// the lines before the next one, for its context
+		free := s.recent[0].text[:0] // the oldest's buffer, reused
+		copy(s.recent[:], s.recent[1:])
+		s.recent[len(s.recent)-1] = recentLine{s.line, append(free, l[:min(len(l), streamPartMax)]...)}
+	}()
+	for _, w := range tellWords {
+		if bytes.Contains(l, w) {
+			if window.Telling(s.shownText(l)) {
+				s.told++
+				if len(s.kept) < tellMax && s.keptLen < tellBytes {
+					for _, r := range s.recent {
+						if r.n > 0 && r.n >= s.line-tellContext {
+							s.keep(r.n, r.text, true)
+						}
+					}
+					s.keep(s.line, l, false)
+				}
+			}
+			return
+		}
+	}
+}
+
+// recentLine is a line the line by line path saw last.
+type recentLine struct {
+	n    int64
+	text []byte
+}
+
+// keep adds one line past the head to the kept ones (once).
+func (s *Stream) keep(n int64, text []byte, ctx bool) {
+	if k := len(s.kept); k > 0 && s.kept[k-1].n >= n {
+		if s.kept[k-1].n == n && !ctx {
+			s.kept[k-1].ctx = false
+		}
+		return
+	}
+	t := s.shownText(text)
+	if len(t) > tellLineMax {
+		t = t[:utf8Cut([]byte(t), tellLineMax)] + " …"
+	}
+	s.kept = append(s.kept, toldLine{n: n, text: t, ctx: ctx})
+	s.keptLen += len(t) + 12
+}
+
+// shownText is a kept line as the reader sees it: a go test -json event
+// as the output it carries (with its test's name), any other line as it
+// is.
+func (s *Stream) shownText(l []byte) string {
+	if !s.goJSON || len(l) == 0 || l[0] != '{' {
+		return string(l)
+	}
+	var e testEvent
+	if json.Unmarshal(l, &e) != nil {
+		return string(l)
+	}
+	switch {
+	case e.Action == "output" || e.Action == "build-output":
+		text := strings.TrimRight(e.Output, "\n")
+		if e.Test != "" {
+			return e.Test + ": " + strings.TrimLeft(text, " \t")
+		}
+		return text
+	case e.Test != "":
+		return fmt.Sprintf("%s %s (%s)", e.Action, e.Test, e.Package)
+	}
+	return fmt.Sprintf("%s %s", e.Action, e.Package)
 }
 
 // Lines is how many whole lines came so far, both streams.
@@ -217,6 +450,8 @@ func (s *Stream) onLine(stream int, l []byte, size int, nul bool) {
 		}
 		if !s.headFull[1] {
 			s.addHead(1, l, size, nul, streamErrHead)
+		} else if s.telling && !nul {
+			s.tellLine(l)
 		}
 		return
 	}
@@ -240,6 +475,9 @@ func (s *Stream) onLine(stream int, l []byte, size int, nul bool) {
 		}
 	}
 	if s.kind == streamText {
+		if s.telling && !nul {
+			s.tellLine(l)
+		}
 		return
 	}
 	switch s.kind {
@@ -515,7 +753,15 @@ func (s *Stream) Render(in Input, note string) Output {
 		if s.kind != streamText {
 			tailMax = streamTail / 6
 		}
-		if ll := s.tail[0].lines(tailMax, s.lines[0]-s.headLines); len(ll) > 0 {
+		ll := s.tail[0].lines(tailMax, s.lines[0]-s.headLines)
+		tailFrom := s.line - int64(len(ll)) + 1
+		s.renderTold(&out, tailFrom, in)
+		if s.goJSON {
+			for i, l := range ll {
+				ll[i] = s.shownText([]byte(l))
+			}
+		}
+		if len(ll) > 0 {
 			last := s.line
 			if s.lastErr >= last-int64(len(ll))+1 {
 				ranged = false // stderr ends among them: no exact numbers
@@ -570,11 +816,32 @@ func (s *Stream) renderHead(in Input) []byte {
 	if s.errEarly {
 		in.RecallLines, in.Plain = nil, nil
 	}
+	if s.telling {
+		// A run's filter reads a whole run: over its first page alone
+		// it would count and conclude (go test said "no tests ran" of a
+		// run whose tests were still printing). The page as the tool
+		// prints it instead.
+		if p, ok := s.f.(Plainer); ok {
+			if b, ok := safePlain(p, in); ok {
+				return b
+			}
+		}
+		return s.head[0]
+	}
 	out, err := safeStreamRender(s.f, in)
 	if err != nil || len(out.Stdout) > len(s.head[0])+streamHead {
 		return s.head[0]
 	}
 	return out.Stdout
+}
+
+func safePlain(p Plainer, in Input) (b []byte, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			b, ok = nil, false
+		}
+	}()
+	return p.Plain(in)
 }
 
 func safeStreamRender(f Filter, in Input) (out Output, err error) {

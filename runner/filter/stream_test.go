@@ -2,6 +2,7 @@ package filter
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
@@ -481,5 +482,113 @@ func TestStreamTree(t *testing.T) {
 	}
 	if k := NewStream(treeList{}, streamIn("tree", "-i", "/srv")).kind; k != streamText {
 		t.Errorf("tree -i: kind %d, want lines", k)
+	}
+}
+
+// TestStreamTellsFailures: past the first page of a run's output (a
+// build, a test run, a log), the lines that tell a failure or an error
+// are kept wherever they are, with their raw line numbers and the lines
+// before them, however the output is cut into chunks (a failure word
+// split across two); many are counted, the first kept. A read's lines
+// are not judged.
+func TestStreamTellsFailures(t *testing.T) {
+	var b bytes.Buffer
+	want := map[int]string{}
+	for i := 1; i <= 150000; i++ {
+		l := fmt.Sprintf("compiling unit %d of the project with some words", i)
+		switch i {
+		case 40000:
+			l = "src/parser.c:120:7: error: expected ';' before '}' token"
+		case 90001:
+			l = "FAIL: TestParse (0.02s)"
+		case 149000:
+			l = "panic: runtime error: index out of range [3] with length 3"
+		}
+		if strings.HasPrefix(l, "compiling") {
+			b.WriteString(l + "\n")
+			continue
+		}
+		want[i] = l
+		b.WriteString(l + "\n")
+	}
+	for seed := uint64(0); seed < 6; seed++ {
+		got := feed(lineFilter{}, streamIn("make"), b.Bytes(), seed)
+		text := string(got.Stdout)
+		if !strings.Contains(text, "3 lines past the first page tell a failure or an error") {
+			t.Errorf("seed %d: no count of 3:\n%.3000s", seed, text)
+		}
+		for n, l := range want {
+			if !strings.Contains(text, fmt.Sprintf("  %d: %s\n", n, l)) {
+				t.Errorf("seed %d: line %d (%s) not kept", seed, n, l)
+			}
+			for k := n - tellContext; k < n; k++ {
+				if !strings.Contains(text, fmt.Sprintf("  %d: compiling unit %d ", k, k)) {
+					t.Errorf("seed %d: line %d, before %d, not kept", seed, k, n)
+				}
+			}
+		}
+		if len(got.Stdout) > Ceiling {
+			t.Errorf("seed %d: %d bytes", seed, len(got.Stdout))
+		}
+	}
+	// many: counted, the first kept, within bounds
+	var many bytes.Buffer
+	for i := 1; i <= 100000; i++ {
+		fmt.Fprintf(&many, "worker %d: error: connection refused to db-%d\n", i, i%7)
+	}
+	got := feed(lineFilter{}, streamIn("docker", "logs", "app"), many.Bytes(), 3)
+	if !strings.Contains(string(got.Stdout), "lines past the first page tell a failure or an error (raw line: text, with up to 2 lines before each; the first ") || len(got.Stdout) > Ceiling {
+		t.Errorf("many errors: %d bytes:\n%.2000s", len(got.Stdout), got.Stdout)
+	}
+	// a read shows a file: its lines are not judged
+	got = feed(read{}, streamIn("cat", "x.log"), b.Bytes(), 2)
+	if strings.Contains(string(got.Stdout), "tell a failure") {
+		t.Errorf("a read's lines judged:\n%.2000s", got.Stdout)
+	}
+}
+
+// TestStreamGoTestFailure: go test -json past the capture limit keeps
+// the failing test in the middle (its output, as go test prints it), and
+// the first page says nothing a partial run cannot know.
+func TestStreamGoTestFailure(t *testing.T) {
+	var b bytes.Buffer
+	ev := func(action, test, output string) {
+		e := map[string]string{"Action": action, "Package": "example.com/gt"}
+		if test != "" {
+			e["Test"] = test
+		}
+		if output != "" {
+			e["Output"] = output
+		}
+		j, _ := json.Marshal(e)
+		b.Write(append(j, '\n'))
+	}
+	for _, test := range []string{"TestNoisyA", "TestFailsInMiddle", "TestNoisyB"} {
+		ev("run", test, "")
+		ev("output", test, "=== RUN   "+test+"\n")
+		if test == "TestFailsInMiddle" {
+			ev("output", test, "    a_test.go:15: expected 42, got 41\n")
+			ev("output", test, "--- FAIL: "+test+" (0.00s)\n")
+			ev("fail", test, "")
+			continue
+		}
+		for i := range 60000 {
+			ev("output", test, fmt.Sprintf("noise line %d from %s with some text\n", i, test))
+		}
+		ev("output", test, "--- PASS: "+test+" (1.00s)\n")
+		ev("pass", test, "")
+	}
+	ev("output", "", "FAIL\n")
+	ev("output", "", "FAIL\texample.com/gt\t2.0s\n")
+	ev("fail", "", "")
+	got := feed(goTest{}, streamIn("go", "test", "./..."), b.Bytes(), 4)
+	text := string(got.Stdout)
+	for _, w := range []string{"TestFailsInMiddle: a_test.go:15: expected 42, got 41", "TestFailsInMiddle: --- FAIL: TestFailsInMiddle (0.00s)", "FAIL\texample.com/gt\t2.0s"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("%q not kept:\n%.3000s", w, text)
+		}
+	}
+	if strings.Contains(text, "no tests ran") || strings.Contains(text, "passed in") {
+		t.Errorf("the first page concluded about the whole run:\n%.1500s", text)
 	}
 }

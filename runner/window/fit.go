@@ -401,6 +401,11 @@ func underPassingSuite(ls []string, heading []int, i int) bool {
 
 var passingSuite = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^PASS\s+\S+\.\w+\s*(\(|$)`) })
 
+// Telling reports a line that carries a failure or an error (a failure
+// word, a failing assertion's marker, a test runner's ✕): what a cap must
+// not hide.
+func Telling(l string) bool { return important(l) }
+
 // important: a line that carries a failure or an error.
 func important(l string) bool {
 	if passed(l) {
