@@ -112,7 +112,7 @@ func (a *app) runProgram(argv []string, raw bool) int {
 	debug.SetMemoryLimit(memoryLimit)
 
 	// The id is fixed before rendering: the filter prints it in its hints.
-	base := filter.Input{Argv: argv, Tool: m.Tool, RanArgv: ran, Getenv: a.getenv}
+	base := filter.Input{Argv: argv, Tool: m.Tool, RanArgv: ran, Getenv: a.getenv, Run: m.Rule.Category.Run()}
 	base.Dir, _ = a.getwd()
 	recall := "gotk recall " + id
 	hint := func(plain []byte) string {

@@ -51,6 +51,10 @@ type Input struct {
 	// runner has it: a filter that reshapes its lines finds there the
 	// exact range of what it left out. Nil when not known.
 	Plain []byte
+	// Run: the command is a test run, a build or a linter (its rule's
+	// category), whose filter reads a whole run: over a part (a stream's
+	// first page) it would draw conclusions about the whole.
+	Run bool
 }
 
 // Filter renders one handler's output.

@@ -816,7 +816,7 @@ func (s *Stream) renderHead(in Input) []byte {
 	if s.errEarly {
 		in.RecallLines, in.Plain = nil, nil
 	}
-	if s.telling {
+	if s.telling && (in.Run || s.goJSON) {
 		// A run's filter reads a whole run: over its first page alone
 		// it would count and conclude (go test said "no tests ran" of a
 		// run whose tests were still printing). The page as the tool

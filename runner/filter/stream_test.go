@@ -581,7 +581,9 @@ func TestStreamGoTestFailure(t *testing.T) {
 	ev("output", "", "FAIL\n")
 	ev("output", "", "FAIL\texample.com/gt\t2.0s\n")
 	ev("fail", "", "")
-	got := feed(goTest{}, streamIn("go", "test", "./..."), b.Bytes(), 4)
+	in := streamIn("go", "test", "./...")
+	in.Run = true
+	got := feed(goTest{}, in, b.Bytes(), 4)
 	text := string(got.Stdout)
 	for _, w := range []string{"TestFailsInMiddle: a_test.go:15: expected 42, got 41", "TestFailsInMiddle: --- FAIL: TestFailsInMiddle (0.00s)", "FAIL\texample.com/gt\t2.0s"} {
 		if !strings.Contains(text, w) {
