@@ -66,6 +66,11 @@ type Stream struct {
 	told    int64
 	goJSON  bool // the lines are go test -json events: shown as their output
 	recent  [tellContext]recentLine
+	// lastTold is the raw number of the last line told: a line open
+	// across two chunks is seen in both; keptOpen: it was kept, and
+	// its end is yet to come
+	lastTold int64
+	keptOpen bool
 }
 
 // toldLine is a line kept past the head: its raw number and text.
@@ -257,15 +262,19 @@ func (s *Stream) tell(stream int, p []byte) {
 			}
 		}
 	}
-	// a word cut by the chunk's start: the open line's end and p's start
-	if s.open[stream] && len(s.part[stream]) > 0 && len(hits) == 0 {
-		edge := append(append([]byte{}, s.part[stream][max(0, len(s.part[stream])-12):]...), p[:min(12, len(p))]...)
+	// the line open before p: a word in its start (which the line by
+	// line path does not judge until the line ends), or cut by p's start
+	if s.open[stream] && len(s.part[stream]) > 0 {
+		edge := append(append([]byte{}, s.part[stream]...), p[:min(12, len(p))]...)
 		for _, w := range tellWords {
 			if bytes.Contains(edge, w) {
 				hits = append(hits, 0)
 				break
 			}
 		}
+	}
+	if s.keptOpen {
+		hits = append(hits, 0) // the kept line goes on here
 	}
 	if len(hits) == 0 {
 		return
@@ -282,17 +291,28 @@ func (s *Stream) tell(stream int, p []byte) {
 		counted += bytes.Count(p[at:start], []byte{'\n'})
 		at = start
 		end := bytes.IndexByte(p[start:], '\n')
-		if end < 0 {
+		open := end < 0 // the line goes on in the next chunk
+		if open {
 			end = len(p) - start
 		}
 		text := p[start : start+end]
 		if start == 0 && s.open[stream] {
 			text = append(append([]byte{}, s.part[stream]...), text...)
 		}
+		n := base + 1 + int64(counted)
+		if n == s.lastTold {
+			// a line open across chunks, told already: kept whole
+			if k := len(s.kept) - 1; s.keptOpen && k >= 0 && s.kept[k].n == n {
+				s.kept[k].text = shortKept(s.shownText(text))
+				s.keptOpen = open
+			}
+			continue
+		}
 		if !window.Telling(s.shownText(text)) {
 			continue
 		}
 		s.told++
+		s.lastTold = n
 		if len(s.kept) >= tellMax || s.keptLen >= tellBytes {
 			continue
 		}
@@ -304,12 +324,20 @@ func (s *Stream) tell(stream int, p []byte) {
 			before = append([][]byte{p[prev : ctx-1]}, before...)
 			ctx = prev
 		}
-		n := base + 1 + int64(counted)
 		for k, b := range before {
 			s.keep(n-int64(len(before)-k), b, true)
 		}
 		s.keep(n, text, false)
+		s.keptOpen = open
 	}
+}
+
+// shortKept bounds a kept line's text.
+func shortKept(t string) string {
+	if len(t) > tellLineMax {
+		return t[:utf8Cut([]byte(t), tellLineMax)] + " …"
+	}
+	return t
 }
 
 // renderTold writes the kept lines that tell a failure past the head,
@@ -339,7 +367,11 @@ func (s *Stream) renderTold(out *bytes.Buffer, tailFrom int64, in Input) {
 	if int64(telling) < told {
 		more = fmt.Sprintf("; the first %d of them here, all: %s", telling, in.Recall())
 	}
-	fmt.Fprintf(out, "%s past the first page tell a failure or an error (raw line: text, with up to %d lines before each%s):\n", plural64(told, "line", "lines"), tellContext, more)
+	verb := "tell"
+	if told == 1 {
+		verb = "tells"
+	}
+	fmt.Fprintf(out, "%s past the first page %s a failure or an error (raw line: text, with up to %d lines before each%s):\n", plural64(told, "line", "lines"), verb, tellContext, more)
 	for _, k := range shown {
 		fmt.Fprintf(out, "  %d: %s\n", k.n, k.text)
 	}
@@ -357,8 +389,9 @@ func (s *Stream) tellLine(l []byte) {
 	}()
 	for _, w := range tellWords {
 		if bytes.Contains(l, w) {
-			if window.Telling(s.shownText(l)) {
+			if s.line != s.lastTold && window.Telling(s.shownText(l)) {
 				s.told++
+				s.lastTold = s.line
 				if len(s.kept) < tellMax && s.keptLen < tellBytes {
 					for _, r := range s.recent {
 						if r.n > 0 && r.n >= s.line-tellContext {
@@ -387,10 +420,7 @@ func (s *Stream) keep(n int64, text []byte, ctx bool) {
 		}
 		return
 	}
-	t := s.shownText(text)
-	if len(t) > tellLineMax {
-		t = t[:utf8Cut([]byte(t), tellLineMax)] + " …"
-	}
+	t := shortKept(s.shownText(text))
 	s.kept = append(s.kept, toldLine{n: n, text: t, ctx: ctx})
 	s.keptLen += len(t) + 12
 }

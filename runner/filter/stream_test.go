@@ -594,3 +594,44 @@ func TestStreamGoTestFailure(t *testing.T) {
 		t.Errorf("the first page concluded about the whole run:\n%.1500s", text)
 	}
 }
+
+// A failure line cut between two reads is told once, whole: the word in
+// its first part (and the line counted once though both reads hold some
+// of it), or cut itself, beside other failure words in the same read.
+func TestStreamTellsSplitLines(t *testing.T) {
+	var page bytes.Buffer
+	for i := 1; page.Len() < 3*streamTextHead; i++ {
+		fmt.Fprintf(&page, "step %d of the build, nothing to see\n", i)
+	}
+	head := int64(bytes.Count(page.Bytes(), []byte("\n")))
+	for _, c := range []struct {
+		name   string
+		first  string // with the first page, in one read (judged line by line)
+		chunks []string
+		lines  map[int64]string // raw line: text kept
+	}{
+		{"word in the first part", "", []string{"ok\nERROR: disk", " full on /dev/sda1\nok\n"}, map[int64]string{head + 2: "ERROR: disk full on /dev/sda1"}},
+		{"word cut, another in the read", "", []string{"ok\nfatal: bad\nsome ER", "ROR: one\nok\n"}, map[int64]string{head + 2: "fatal: bad", head + 3: "some ERROR: one"}},
+		{"word in a line the page's read left open", "ok\npanic: nil map written", []string{" by worker 3 while it ran the queue\nok\n"}, map[int64]string{head + 2: "panic: nil map written by worker 3 while it ran the queue"}},
+	} {
+		s := NewStream(lineFilter{}, streamIn("make"))
+		s.Write(0, append(append([]byte{}, page.Bytes()...), c.first...))
+		for _, ch := range c.chunks {
+			s.Write(0, []byte(ch))
+		}
+		s.Write(0, page.Bytes()) // the last lines: not these
+		text := string(s.Render(streamIn("make"), "").Stdout)
+		told := fmt.Sprintf("%d lines past the first page tell ", len(c.lines))
+		if len(c.lines) == 1 {
+			told = "1 line past the first page tells "
+		}
+		if !strings.Contains(text, told) {
+			t.Errorf("%s: not %q:\n%.1500s", c.name, told, text[strings.Index(text, "… "):])
+		}
+		for n, l := range c.lines {
+			if strings.Count(text, fmt.Sprintf("  %d: %s\n", n, l)) != 1 {
+				t.Errorf("%s: line %d %q not kept once:\n%.1500s", c.name, n, l, text[strings.Index(text, "… "):])
+			}
+		}
+	}
+}
