@@ -261,6 +261,19 @@ func diffPage(res []string, files []diffPart, in Input) ([]string, bool) {
 	out := append([]string{}, res[:lead]...)
 	if n > 0 {
 		out = append(out[:0], res[:files[n-1].end]...)
+	} else if avail := room - linesSize(out) - listed[1] - 2*noteLen; avail > 0 {
+		// the first file alone passes the room: as much of it as fits
+		// beside the list of the others, and what it left out
+		first := res[files[0].at:files[0].end]
+		k := 0
+		for k < len(first) && linesSize(first[:k+1]) <= avail {
+			k++
+		}
+		if k > 0 {
+			out = append(out, first[:k]...)
+			out = append(out, moreLine(len(first)-k, "lines in this file", in))
+			n = 1
+		}
 	}
 	rest := files[n:]
 	add, del := 0, 0

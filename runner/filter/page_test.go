@@ -496,3 +496,29 @@ func TestLsRCountsDirectories(t *testing.T) {
 		t.Errorf("%q: want %d more directories", last, want)
 	}
 }
+
+// A first file too large for the page is shown as far as room allows
+// beside the list of the others, with what it left out counted.
+func TestDiffHugeFirstFile(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("diff --git a/big.go b/big.go\nindex 1111111..2222222 100644\n--- a/big.go\n+++ b/big.go\n@@ -1,3000 +1,3000 @@\n")
+	for k := range 3000 {
+		long := strings.Repeat(" and a generated literal that makes the line long", 5)
+		fmt.Fprintf(&b, "-old line %d of the big file%s\n+new line %d of the big file%s\n", k, long, k, long)
+	}
+	for i := range 20 {
+		name := fmt.Sprintf("small_%02d.go", i)
+		fmt.Fprintf(&b, "diff --git a/%s b/%s\nindex 1111111..2222222 100644\n--- a/%s\n+++ b/%s\n@@ -1 +1 @@\n-a\n+b\n", name, name, name, name)
+	}
+	out, err := Render(gitDiff{}, lineInput([]string{"git", "diff"}, b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(out.Stdout)
+	if !strings.Contains(text, "## big.go\n") || !strings.Contains(text, "-old line 0 of the big file") || !strings.Contains(text, "more lines in this file") {
+		t.Errorf("the big file's start not shown:\n%.1500s", text)
+	}
+	if !strings.Contains(text, "… 20 more files changed, +20 -20") || !strings.Contains(text, "small_19.go +1 -1") || len(out.Stdout) > Ceiling {
+		t.Errorf("the other files not listed, or %d bytes:\n%s", len(out.Stdout), text[max(0, len(text)-2000):])
+	}
+}
