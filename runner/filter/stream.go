@@ -342,7 +342,7 @@ func shortKept(t string) string {
 
 // renderTold writes the kept lines that tell a failure past the head,
 // those before the last lines (from tailFrom on, shown anyway).
-func (s *Stream) renderTold(out *bytes.Buffer, tailFrom int64, in Input) {
+func (s *Stream) renderTold(out *bytes.Buffer, tailFrom int64, in Input, room int) {
 	var shown []toldLine
 	told := s.told
 	for _, k := range s.kept {
@@ -352,7 +352,13 @@ func (s *Stream) renderTold(out *bytes.Buffer, tailFrom int64, in Input) {
 			}
 			continue
 		}
+		if room -= len(k.text) + 12; room < 0 {
+			break // the rest are counted
+		}
 		shown = append(shown, k)
+	}
+	for len(shown) > 0 && shown[len(shown)-1].ctx {
+		shown = shown[:len(shown)-1] // context of a line not shown
 	}
 	if told <= 0 || len(shown) == 0 {
 		return
@@ -785,7 +791,10 @@ func (s *Stream) Render(in Input, note string) Output {
 		}
 		ll := s.tail[0].lines(tailMax, s.lines[0]-s.headLines)
 		tailFrom := s.line - int64(len(ll)) + 1
-		s.renderTold(&out, tailFrom, in)
+		// what is printed stays within Ceiling: the kept lines get what
+		// the page, the last lines, stderr's parts and the notes leave
+		room := Ceiling - out.Len() - linesSize(ll) - streamErrHead - streamErrTail - 4*noteRoom - len(note)
+		s.renderTold(&out, tailFrom, in, room)
 		if s.goJSON {
 			for i, l := range ll {
 				ll[i] = s.shownText([]byte(l))

@@ -635,3 +635,24 @@ func TestStreamTellsSplitLines(t *testing.T) {
 		}
 	}
 }
+
+// A run with failures on every line past its first page, long lines on
+// both streams: what is printed stays within Ceiling, the failures kept
+// counted in one note.
+func TestStreamToldWithinCeiling(t *testing.T) {
+	long := strings.Repeat("x", 400)
+	s := NewStream(lineFilter{}, streamIn("make"))
+	for i := range 30000 {
+		s.Write(0, fmt.Appendf(nil, "src/f%d.c:%d:1: error: %s\n", i, i, long))
+		if i%10 == 0 {
+			s.Write(1, fmt.Appendf(nil, "warning: stderr line %d %s\n", i, long))
+		}
+	}
+	got := s.Render(streamIn("make"), "gotk: a note the runner adds, as long as such notes are")
+	if n := len(got.Stdout) + len(got.Stderr); n > Ceiling {
+		t.Errorf("%d bytes printed, ceiling %d", n, Ceiling)
+	}
+	if !strings.Contains(string(got.Stdout), "past the first page tell a failure or an error (raw line: text, with up to 2 lines before each; the first ") {
+		t.Errorf("no count of the failures left out:\n%.2000s", got.Stdout)
+	}
+}
