@@ -656,3 +656,63 @@ func TestStreamToldWithinCeiling(t *testing.T) {
 		t.Errorf("no count of the failures left out:\n%.2000s", got.Stdout)
 	}
 }
+
+// Any output, cut any way, over both streams, through every kind of
+// stream: no panic, and what is printed stays within Ceiling with the
+// exact count of lines.
+func TestStreamAnyOutput(t *testing.T) {
+	words := []string{"error", "ERROR: x", "FAIL", "panic:", "✕ test", "fatal", "ok", "", ":", "dir:", "├── a", "│   └── b", "\x00", "src/a.go:12:3:", "{\"Action\":\"fail\",\"Test\":\"T\"}", strings.Repeat("y", 1500)}
+	filters := []struct {
+		f    Filter
+		argv []string
+	}{
+		{lineFilter{}, []string{"make"}},
+		{goTest{}, []string{"go", "test", "./..."}},
+		{read{}, []string{"cat", "x"}},
+		{grep{}, []string{"grep", "-rn", "x", "."}},
+		{find{}, []string{"find", "."}},
+		{ls{}, []string{"ls", "-R"}},
+		{treeList{}, []string{"tree"}},
+	}
+	for seed := uint64(0); seed < 40; seed++ {
+		r := rand.New(rand.NewPCG(seed, 7))
+		var out [2]bytes.Buffer
+		var order []int
+		var chunks [][]byte
+		for range 3000 + r.IntN(20000) {
+			var l strings.Builder
+			for range 1 + r.IntN(4) {
+				l.WriteString(words[r.IntN(len(words))])
+				l.WriteByte(' ')
+			}
+			stream := 0
+			if r.IntN(10) == 0 {
+				stream = 1
+			}
+			line := l.String() + "\n"
+			out[stream].WriteString(line)
+			// cut anywhere, the two streams interleaved
+			for p := []byte(line); len(p) > 0; {
+				n := 1 + r.IntN(len(p))
+				chunks = append(chunks, p[:n])
+				order = append(order, stream)
+				p = p[n:]
+			}
+		}
+		c := filters[seed%uint64(len(filters))]
+		in := streamIn(c.argv...)
+		in.Run = seed%2 == 0
+		s := NewStream(c.f, in)
+		for i, ch := range chunks {
+			s.Write(order[i], ch)
+		}
+		lines := int64(bytes.Count(out[0].Bytes(), []byte("\n")) + bytes.Count(out[1].Bytes(), []byte("\n")))
+		got := s.Render(in, "")
+		if n := len(got.Stdout) + len(got.Stderr); n > Ceiling {
+			t.Errorf("seed %d (%v): %d bytes", seed, c.argv, n)
+		}
+		if !strings.Contains(string(got.Stdout), fmt.Sprintf(" %s lines streamed", count(lines))) {
+			t.Errorf("seed %d (%v): not %d lines counted:\n%.600s", seed, c.argv, lines, got.Stdout[max(0, len(got.Stdout)-600):])
+		}
+	}
+}
