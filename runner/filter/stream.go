@@ -60,12 +60,13 @@ type Stream struct {
 	// or a listing), the lines that tell a failure or an error, with up
 	// to tellContext lines before each, kept wherever they are; told
 	// counts them all.
-	telling bool
-	kept    []toldLine
-	keptLen int
-	told    int64
-	goJSON  bool // the lines are go test -json events: shown as their output
-	recent  [tellContext]recentLine
+	telling  bool
+	kept     []toldLine
+	keptLen  int
+	told     int64
+	goJSON   bool // the lines are go test -json events: shown as their output
+	recent   [tellContext]recentLine
+	goEvents goEventCount // go test: its results, counted from every event
 	// lastTold is the raw number of the last line told: a line open
 	// across two chunks is seen in both; keptOpen: it was kept, and
 	// its end is yet to come
@@ -190,7 +191,9 @@ func (s *Stream) Write(stream int, p []byte) {
 	// One look for a NUL in the chunk: a line is searched for one only
 	// when the chunk holds one.
 	nulIn := bytes.IndexByte(p, 0) >= 0
-	if s.headFull[stream] && (stream == 1 || s.kind == streamText) && !nulIn {
+	// go test's events are each looked at (one line each): the counts
+	// of tests and packages come from all of them
+	if s.headFull[stream] && (stream == 1 || s.kind == streamText && !s.goJSON) && !nulIn {
 		// Nothing to look at line by line: count (and, in a run's
 		// output, keep the lines that tell a failure).
 		if s.telling {
@@ -329,6 +332,48 @@ func (s *Stream) tell(stream int, p []byte) {
 		}
 		s.keep(n, text, false)
 		s.keptOpen = open
+	}
+}
+
+// goEventCount counts go test -json's results: tests passed, failed and
+// skipped, packages passed, failed, and without tests.
+type goEventCount struct {
+	passed, failed, skipped, pkgOK, pkgFail, pkgNone int
+}
+
+// count reads one event's action (and whether it is a test's) without
+// decoding the whole line: the results are a small part of the events.
+func (c *goEventCount) count(l []byte) {
+	i := bytes.Index(l, []byte(`"Action":"`))
+	if i < 0 || len(l) == 0 || l[0] != '{' {
+		return
+	}
+	rest := l[i+len(`"Action":"`):]
+	j := bytes.IndexByte(rest, '"')
+	if j < 0 {
+		return
+	}
+	action := string(rest[:j])
+	if action != "pass" && action != "fail" && action != "skip" {
+		return
+	}
+	var e testEvent
+	if json.Unmarshal(l, &e) != nil {
+		return
+	}
+	switch {
+	case e.Test != "" && action == "pass":
+		c.passed++
+	case e.Test != "" && action == "fail":
+		c.failed++
+	case e.Test != "":
+		c.skipped++
+	case action == "pass":
+		c.pkgOK++
+	case action == "fail":
+		c.pkgFail++
+	default:
+		c.pkgNone++
 	}
 }
 
@@ -478,6 +523,9 @@ func (s *Stream) keepPart(stream int, p []byte) {
 func (s *Stream) onLine(stream int, l []byte, size int, nul bool) {
 	if nul {
 		s.binary[stream]++
+	}
+	if s.goJSON && stream == 0 && size == len(l) {
+		s.goEvents.count(l)
 	}
 	if stream == 1 {
 		s.lastErr = s.line
@@ -828,6 +876,10 @@ func (s *Stream) Render(in Input, note string) Output {
 			errOut.WriteString(l)
 			errOut.WriteByte('\n')
 		}
+	}
+	if c := s.goEvents; s.goJSON && c != (goEventCount{}) {
+		// go test's own result, from every event
+		fmt.Fprintln(&out, goTestSummary(c.passed, c.failed, c.skipped, c.pkgOK+c.pkgFail, c.pkgFail, c.pkgNone))
 	}
 	sum := fmt.Sprintf("gotk: %s bytes, %s lines streamed", count(s.bytes[0]+s.bytes[1]), count(total))
 	if b := s.binary[0] + s.binary[1]; b > 0 {

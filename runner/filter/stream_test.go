@@ -583,13 +583,18 @@ func TestStreamGoTestFailure(t *testing.T) {
 	ev("fail", "", "")
 	in := streamIn("go", "test", "./...")
 	in.Run = true
-	got := feed(goTest{}, in, b.Bytes(), 4)
-	text := string(got.Stdout)
-	for _, w := range []string{"TestFailsInMiddle: a_test.go:15: expected 42, got 41", "TestFailsInMiddle: --- FAIL: TestFailsInMiddle (0.00s)", "FAIL\texample.com/gt\t2.0s"} {
-		if !strings.Contains(text, w) {
-			t.Errorf("%q not kept:\n%.3000s", w, text)
+	for seed := uint64(0); seed < 5; seed++ {
+		got := feed(goTest{}, in, b.Bytes(), seed)
+		text := string(got.Stdout)
+		// go test's own count, from every event
+		for _, w := range []string{"TestFailsInMiddle: a_test.go:15: expected 42, got 41", "TestFailsInMiddle: --- FAIL: TestFailsInMiddle (0.00s)", "FAIL\texample.com/gt\t2.0s", "\ngo test: 2 passed, 1 failed in 1 package (1 failed)\n"} {
+			if !strings.Contains(text, w) {
+				t.Errorf("seed %d: %q not kept:\n%.3000s", seed, w, text)
+			}
 		}
 	}
+	got := feed(goTest{}, in, b.Bytes(), 4)
+	text := string(got.Stdout)
 	if strings.Contains(text, "no tests ran") || strings.Contains(text, "passed in") {
 		t.Errorf("the first page concluded about the whole run:\n%.1500s", text)
 	}
