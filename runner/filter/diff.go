@@ -280,9 +280,9 @@ func diffPage(res []string, files []diffPart, in Input) ([]string, bool) {
 	for _, f := range rest {
 		add, del = add+f.add, del+f.del
 	}
-	what := fmt.Sprintf("%d files changed", len(rest))
+	what := plural(len(rest), "file", "files") + " changed"
 	if n > 0 {
-		what = fmt.Sprintf("%d more %s changed", len(rest), map[bool]string{true: "file", false: "files"}[len(rest) == 1])
+		what = plural(len(rest), "more file", "more files") + " changed"
 	}
 	out = append(out, fmt.Sprintf("… %s, +%d -%d (%s):", what, add, del, in.Recall()))
 	// grouped by directory, in the patch's order

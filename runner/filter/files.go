@@ -29,7 +29,7 @@ func (ls) Render(in Input) (Output, error) {
 			raw := n - (len(ll) - len(lines(in.Stdout)))
 			dirs := 0 // headings: a line ending in ':' after a blank one
 			for i, l := range ll[n:] {
-				if strings.HasSuffix(l, ":") && n+i > 0 && ll[n+i-1] == "" {
+				if lsHeading(l, n+i > 0 && ll[n+i-1] == "") {
 					dirs++
 				}
 			}

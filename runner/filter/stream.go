@@ -15,7 +15,8 @@ import (
 // memory: the first page of stdout (rendered by the filter itself, as if
 // it were the whole output), exact counts of everything after it (lines,
 // bytes; per file for grep, per top directory for find, per directory for
-// ls -R, per entry of the root for tree), the last lines, and the raw line ranges to recall each part.
+// ls -R, per entry of the root for tree), the last lines, and the raw line
+// ranges to recall each part.
 // Filters that need the whole output (JSON, structured tool output) get
 // the same: their first page, the counts, the end; never the raw stream.
 // Lines holding NUL bytes (binary output) are counted, never printed.
@@ -311,12 +312,8 @@ func (s *Stream) tell(stream int, p []byte) {
 			}
 			continue
 		}
-		if !window.Telling(s.shownText(text)) {
-			continue
-		}
-		s.told++
-		s.lastTold = n
-		if len(s.kept) >= tellMax || s.keptLen >= tellBytes {
+		shown := s.shownText(text)
+		if tells, room := s.tells(n, shown); !tells || !room {
 			continue
 		}
 		// the lines before it in p, as context
@@ -330,9 +327,21 @@ func (s *Stream) tell(stream int, p []byte) {
 		for k, b := range before {
 			s.keep(n-int64(len(before)-k), b, true)
 		}
-		s.keep(n, text, false)
+		s.keepShown(n, shown, false)
 		s.keptOpen = open
 	}
+}
+
+// tells counts line n, shown as shown, when it tells a failure or an
+// error (once: a line open across two chunks is seen in both); room: it
+// may be kept.
+func (s *Stream) tells(n int64, shown string) (tells, room bool) {
+	if n == s.lastTold || !window.Telling(shown) {
+		return false, false
+	}
+	s.told++
+	s.lastTold = n
+	return true, len(s.kept) < tellMax && s.keptLen < tellBytes
 }
 
 // goEventCount counts go test -json's results: tests passed, failed and
@@ -440,17 +449,14 @@ func (s *Stream) tellLine(l []byte) {
 	}()
 	for _, w := range tellWords {
 		if bytes.Contains(l, w) {
-			if s.line != s.lastTold && window.Telling(s.shownText(l)) {
-				s.told++
-				s.lastTold = s.line
-				if len(s.kept) < tellMax && s.keptLen < tellBytes {
-					for _, r := range s.recent {
-						if r.n > 0 && r.n >= s.line-tellContext {
-							s.keep(r.n, r.text, true)
-						}
+			shown := s.shownText(l)
+			if tells, room := s.tells(s.line, shown); tells && room {
+				for _, r := range s.recent {
+					if r.n > 0 && r.n >= s.line-tellContext {
+						s.keep(r.n, r.text, true)
 					}
-					s.keep(s.line, l, false)
 				}
+				s.keepShown(s.line, shown, false)
 			}
 			return
 		}
@@ -465,13 +471,18 @@ type recentLine struct {
 
 // keep adds one line past the head to the kept ones (once).
 func (s *Stream) keep(n int64, text []byte, ctx bool) {
+	s.keepShown(n, s.shownText(text), ctx)
+}
+
+// keepShown is keep of a line already as the reader sees it.
+func (s *Stream) keepShown(n int64, shown string, ctx bool) {
 	if k := len(s.kept); k > 0 && s.kept[k-1].n >= n {
 		if s.kept[k-1].n == n && !ctx {
 			s.kept[k-1].ctx = false
 		}
 		return
 	}
-	t := shortKept(s.shownText(text))
+	t := shortKept(shown)
 	s.kept = append(s.kept, toldLine{n: n, text: t, ctx: ctx})
 	s.keptLen += len(t) + 12
 }
@@ -588,7 +599,7 @@ func (s *Stream) onLine(stream int, l []byte, size int, nul bool) {
 // The group's lines run from its heading to its last entry.
 func (s *Stream) dirLine(l []byte, nul bool) {
 	blank := len(l) == 0
-	heading := s.prevBlank && !nul && !blank && l[len(l)-1] == ':'
+	heading := !nul && lsHeading(l, s.prevBlank)
 	s.prevBlank = blank
 	switch {
 	case heading:
@@ -596,13 +607,18 @@ func (s *Stream) dirLine(l []byte, nul bool) {
 		s.cur = group{key: string(l), from: s.line, to: s.line}
 	case blank:
 	default:
-		if s.cur.from == 0 {
-			// the rest of the directory the head ended in
-			s.cur = group{key: s.headHeading, from: s.line}
-		}
-		s.cur.n++
-		s.cur.to = s.line
+		s.countInGroup()
 	}
+}
+
+// countInGroup counts line s.line in the current group: past the head,
+// first in the group the head ended in (named headHeading), which goes on.
+func (s *Stream) countInGroup() {
+	if s.cur.from == 0 {
+		s.cur = group{key: s.headHeading, from: s.line}
+	}
+	s.cur.n++
+	s.cur.to = s.line
 }
 
 // treeLine counts one line of tree past the head: an entry right under
@@ -615,12 +631,7 @@ func (s *Stream) treeLine(l []byte, nul bool) {
 		s.endGroup()
 		s.cur = group{key: name, n: 1, from: s.line, to: s.line}
 	case depth > 0:
-		if s.cur.from == 0 {
-			// the rest of the entry the head ended in
-			s.cur = group{key: s.headHeading, from: s.line}
-		}
-		s.cur.n++
-		s.cur.to = s.line
+		s.countInGroup()
 	}
 }
 
@@ -650,11 +661,19 @@ func treeEntry(l []byte, nul bool) (string, int) {
 // ASCII drawings).
 var treeConnectors = [][]byte{[]byte("├── "), []byte("└── "), []byte("|-- "), []byte("`-- ")}
 
+// lsHeading: l is a directory's heading in ls -R's output, given that
+// the line before it was blank (or that it is the first line): it ends
+// in ':' (a name may hold spaces and colons, an entry may end in one;
+// only the blank line before tells).
+func lsHeading[T ~string | ~[]byte](l T, afterBlank bool) bool {
+	return afterBlank && len(l) > 0 && l[len(l)-1] == ':'
+}
+
 // headDir follows ls -R's headings through the head: the directory it
 // ends in goes on past it. (The first heading comes first, with no blank
 // line before it: `ls -R dir` prints `dir:` first.)
 func (s *Stream) headDir(l []byte, size int, nul bool) {
-	if (s.prevBlank || s.headLines == 1) && !nul && size == len(l) && size > 0 && l[size-1] == ':' {
+	if !nul && size == len(l) && lsHeading(l, s.prevBlank || s.headLines == 1) {
 		s.headHeading = string(l)
 	}
 	s.prevBlank = size == 0
