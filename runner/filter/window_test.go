@@ -33,6 +33,8 @@ type sessionLine struct {
 	got       []byte // what the agent receives through the hook and its window
 	facts     int    // must lines the raw window holds
 	kept      int    // of them, in what the agent receives
+	more      int    // must lines the agent receives that the raw window had cut off
+	formWin   []byte // the compact form through the window as a plain tail or head (nil: none)
 }
 
 // sessionLines builds every corpus case in every shape, asks the decision
@@ -67,6 +69,9 @@ func windowLines(t testing.TB, shapes []string) []sessionLine {
 				s.rewritten = true
 				stopped := !w.Tail && !c.match.Rule.RunsToEnd() && bytes.Count(raw, []byte("\n")) >= w.N
 				fitted := false
+				if rerr == nil {
+					s.formWin = w.Apply(shown)
+				}
 				if rerr == nil && !stopped {
 					if fit, ok := window.FitWith(shown, s.rawWin, w, testRecall, every(c), BoilerplateOf(For(c.match.Rule.Handler))); ok {
 						s.got, fitted = fit, true
@@ -80,10 +85,13 @@ func windowLines(t testing.TB, shapes []string) []sessionLine {
 					}
 				}
 			}
-			have := normalizedText(s.rawWin)
+			have, got := normalizedText(s.rawWin), normalizedText(s.got)
 			for _, m := range c.must {
-				if tells(have, normalize(m)) {
+				switch n := normalize(m); {
+				case tells(have, n):
 					s.facts++
+				case tells(got, n):
+					s.more++
 				}
 			}
 			s.kept = s.facts - len(missingFrom(c.must, have, s.got))
@@ -221,9 +229,23 @@ func BenchmarkSessionLines(b *testing.B) {
 		// their failures, and the rest (listings, logs, diffs: every line
 		// of the raw window is a fact)
 		var nRun, rawRun, gotRun int
+		// where the received tokens go: windows given back raw (and of
+		// them, those whose compact form, cut to the window, is no
+		// smaller: every line a fact), windows holding facts the raw
+		// window had cut off
+		var nRaw, gotRaw, nDense, nMore, more, rawMore, gotMore int
 		for _, s := range lines {
 			r, g := countTokens(b, enc, s.rawWin), countTokens(b, enc, s.got)
 			n, raw, got, facts, kept = n+1, raw+r, got+g, facts+s.facts, kept+s.kept
+			if s.rewritten && bytes.Equal(s.got, s.rawWin) {
+				nRaw, gotRaw = nRaw+1, gotRaw+g
+				if s.formWin == nil || countTokens(b, enc, s.formWin) >= r {
+					nDense++
+				}
+			}
+			if s.rewritten && s.more > 0 {
+				nMore, more, rawMore, gotMore = nMore+1, more+s.more, rawMore+r, gotMore+g
+			}
 			if s.rewritten {
 				nRew, rawRew, gotRew = nRew+1, rawRew+r, gotRew+g
 				if !every(s.c) {
@@ -244,7 +266,10 @@ func BenchmarkSessionLines(b *testing.B) {
 		fmt.Printf("%-22s %6d %10d %10d %8.1f%%\n", "rewritten", nRew, rawRew, gotRew, pct(gotRew, rawRew))
 		fmt.Printf("%-22s %6d %10d %10d %8.1f%%\n", "  tests, builds, lint", nRun, rawRun, gotRun, pct(gotRun, rawRun))
 		fmt.Printf("%-22s %6d %10d %10d %8.1f%%\n", "  listings, logs, vcs", nRew-nRun, rawRew-rawRun, gotRew-gotRun, pct(gotRew-gotRun, rawRew-rawRun))
-		fmt.Printf("rewritten lines carry %.1f%% of the raw tokens; facts of the raw windows kept: %d of %d\n\n", pct(rawRew, raw), kept, facts)
+		fmt.Printf("rewritten lines carry %.1f%% of the raw tokens; facts of the raw windows kept: %d of %d\n", pct(rawRew, raw), kept, facts)
+		fmt.Printf("given back raw: %d windows, %d tokens (%.1f%% of raw); in %d of them the compact form cut to the window is no smaller\n", nRaw, gotRaw, pct(gotRaw, rawRew), nDense)
+		fmt.Printf("the other %d rewritten windows receive %.1f%% of their raw tokens (≤ 35%% overall would need %.1f%%)\n", nRew-nRaw, pct(gotRew-gotRaw, rawRew-gotRaw), pct(int(0.35*float64(rawRew))-gotRaw, rawRew-gotRaw))
+		fmt.Printf("holding facts the raw window cut off: %d windows, %d facts more, %.1f%% of their raw tokens received\n\n", nMore, more, pct(gotMore, rawMore))
 	})
 	for b.Loop() {
 		for _, s := range lines {
