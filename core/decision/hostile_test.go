@@ -170,11 +170,17 @@ func TestSettingsClaudeReads(t *testing.T) {
 	// would its allow be
 	run(t, flags(permission.Session{Sources: []string{"user"}}), claude, []tc{{"git log", AllowRewrite, "gotk git log"}})
 	run(t, flags(permission.Session{Sources: []string{"project"}}), claude, []tc{{"make", AskRewrite, "gotk make"}})
-	// flags gotk cannot read: never allow
+	// flags gotk cannot read: never allow, and never ask where an allow
+	// among them would let Claude run the original (its allow rules match
+	// the original, not gotk's rewrite), unless an ask rule gotk reads
+	// makes Claude ask whatever they say
 	blind := flags(permission.Session{})
 	blind.Session.Unreadable = true
-	run(t, blind, claude, []tc{{"git status", Passthrough, ""}, {"make", Passthrough, ""}, {"go test ./...", AskRewrite, "gotk go test ./..."}})
+	run(t, blind, claude, []tc{{"git status", Passthrough, ""}, {"make", Passthrough, ""}, {"go test ./...", Passthrough, ""}, {"go test ./... 2>&1 | tail -5", Passthrough, ""}})
 	run(t, blind, Request{AutoAllow: true}, []tc{{"go test ./...", Passthrough, ""}})
+	blindAsk := flags(permission.Session{Settings: []string{"extra.json"}})
+	blindAsk.Session.Unreadable = true
+	run(t, blindAsk, claude, []tc{{"make", AskRewrite, "gotk make"}, {"make && go test ./...", AskRewrite, "gotk make && gotk go test ./..."}, {"go test ./...", Passthrough, ""}})
 }
 
 func TestSameLineRedefinitions(t *testing.T) {

@@ -333,6 +333,13 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 		return permission.Ask, ""
 	case len(s.Commands) == 0:
 		return permission.Default, ""
+	case worst == permission.Default && e.Session.Unreadable:
+		// The host would ask, by the rules gotk reads; but flags it cannot
+		// read may allow the line (--allowedTools, settings handed over
+		// stdin), and the host would match them on the original, not on
+		// gotk's rewrite: gotk's "ask" could prompt where the host runs it.
+		// Only an ask rule gotk reads makes the host ask whatever they say.
+		return permission.Default, "the agent's flags cannot all be read (its process not found above gotk, or rules passed where gotk cannot see them), and an allow among them would let the host run it without asking"
 	}
 	return worst, ""
 }
