@@ -3,13 +3,16 @@ package claude
 import (
 	"github.com/gotk-dev/gotk/core/decision"
 	"github.com/gotk-dev/gotk/core/hookio"
+	claudehost "github.com/gotk-dev/gotk/core/hosts/claude"
 )
 
 // autoAllowModes are the permission modes in which Claude runs every Bash
 // command without asking (deny and ask rules still apply; the engine
-// checks those). acceptEdits auto-approves only file edits and filesystem
-// commands gotk never rewrites; plan, default, dontAsk and auto keep
-// Claude's normal checks, so they are not here.
+// checks those). acceptEdits also runs filesystem commands (mkdir, touch,
+// rm…) without asking: gotk never rewrites those, but a line that joins one
+// to a rewritten command is one Claude may run unasked
+// (claudehost.ModeMayRun). plan, default and dontAsk keep Claude's normal
+// checks; auto hands what no rule decides to a classifier (classifierModes).
 var autoAllowModes = map[string]bool{"bypassPermissions": true}
 
 // permissionDecision is the permission table. Measured in Claude Code
@@ -45,9 +48,10 @@ func Handle(in []byte, d decision.Decider) []byte {
 		Cwd:               p.Cwd,
 		AutoAllow:         autoAllowModes[p.PermissionMode],
 		ReadOnlyAutoAllow: true,
+		ModeMayRun:        claudehost.ModeMayRun(p.PermissionMode),
 	})
 	pd, ok := permissionDecision[dec.Verdict]
-	if !ok || pd == "ask" && denyingModes[p.PermissionMode] {
+	if !ok || pd == "ask" && denyingModes[p.PermissionMode] || classifierModes[p.PermissionMode] {
 		return nil
 	}
 	return hookio.Object("hookSpecificOutput", hookio.Fields{

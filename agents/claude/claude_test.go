@@ -2,6 +2,7 @@ package claude
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/gotk-dev/gotk/core/decision"
@@ -57,8 +58,24 @@ func TestRequest(t *testing.T) {
 	for mode, auto := range map[string]bool{"default": false, "plan": false, "acceptEdits": false, "dontAsk": false, "auto": false, "bypassPermissions": true, "": false} {
 		var got decision.Request
 		Handle([]byte(`{"tool_name":"Bash","cwd":"/p","permission_mode":"`+mode+`","tool_input":{"command":"ls"}}`), hookiotest.Recorder(func(r decision.Request) { got = r }))
-		if want := (decision.Request{Command: "ls", Cwd: "/p", AutoAllow: auto, ReadOnlyAutoAllow: true}); got != want {
+		want := decision.Request{Command: "ls", Cwd: "/p", AutoAllow: auto, ReadOnlyAutoAllow: true}
+		if mode == "acceptEdits" {
+			want.ModeMayRun = []string{"mkdir", "touch", "rm", "rmdir", "mv", "cp", "sed"}
+		}
+		if !reflect.DeepEqual(got, want) {
 			t.Errorf("mode %q: got %+v, want %+v", mode, got, want)
+		}
+	}
+}
+
+// TestClassifierMode: in auto mode a classifier decides what no rule
+// allows, and may review allowed shell commands too: gotk answers nothing,
+// allow or ask, and Claude decides on the original.
+func TestClassifierMode(t *testing.T) {
+	in := []byte(`{"tool_name":"Bash","permission_mode":"auto","tool_input":{"command":"git status"}}`)
+	for _, v := range []decision.Verdict{decision.AllowRewrite, decision.AskRewrite} {
+		if out := Handle(in, hookiotest.Stub{Verdict: v, Command: "gotk git status", Rule: "git.status"}); len(out) != 0 {
+			t.Errorf("%v in auto mode answered %s", v, out)
 		}
 	}
 }

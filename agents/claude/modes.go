@@ -9,3 +9,11 @@ package claude
 // denial, which says not to try again: gotk gives no answer and Claude
 // denies the original command itself.
 var denyingModes = map[string]bool{"dontAsk": true}
+
+// classifierModes are the permission modes in which a classifier, not a
+// prompt, decides what no rule allows (Claude Code's auto mode: the
+// classifier allows by default, and may review even allowed shell
+// commands, autoMode.classify_all_shell). gotk cannot know its answer:
+// an "allow" could run what it would block, an "ask" prompts for what it
+// would run. gotk gives no answer and Claude decides on the original.
+var classifierModes = map[string]bool{"auto": true}

@@ -166,7 +166,11 @@ func (e Env) decide(o Args) decision.Decision {
 	if mode == "" && eng.LoadSession != nil {
 		mode = eng.LoadSession().Mode // the host process's own --permission-mode
 	}
-	d := eng.Decide(decision.Request{Command: o.line(), ReadOnlyAutoAllow: eng.Host.ReadOnly, AutoAllow: mode == "bypassPermissions", Explain: true})
+	req := decision.Request{Command: o.line(), ReadOnlyAutoAllow: eng.Host.ReadOnly, AutoAllow: mode == "bypassPermissions", Explain: true}
+	if eng.Host.ModeMayRun != nil {
+		req.ModeMayRun = eng.Host.ModeMayRun(mode)
+	}
+	d := eng.Decide(req)
 	for _, w := range d.Warnings {
 		fmt.Fprintln(e.Stderr, w)
 	}

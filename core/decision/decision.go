@@ -61,6 +61,12 @@ type Request struct {
 	// inside its working directories (Claude Code does); the registry marks
 	// which rules are read-only.
 	ReadOnlyAutoAllow bool
+	// ModeMayRun: programs the session's permission mode may run without
+	// asking where no rule matches them (Claude Code's acceptEdits runs
+	// mkdir, touch, rm… within limits gotk does not model). A line the
+	// host might then run without asking gets no "ask" from gotk: it is
+	// left to the host.
+	ModeMayRun []string
 	// Explain asks for the whole trace and the deny verdict even when
 	// nothing on the line could be rewritten (`gotk explain`, `gotk
 	// rewrite`). Hooks leave it off: with nothing to rewrite their answer

@@ -277,3 +277,25 @@ func TestOpenCodePlugin(t *testing.T) {
 	e = &Engine{Host: opencode.Host, Env: e.Env}
 	run(t, e, Request{}, []tc{{"git status", Deny, ""}})
 }
+
+// TestModeMayRun: Claude's acceptEdits mode runs mkdir, touch, rm… without
+// asking. gotk never rewrites those, but a line joining one to a command it
+// rewrites may be one Claude runs unasked: gotk's "ask" would prompt for
+// it, so the line is left to Claude. Where another command needs approval
+// anyway, Claude asks for the line and gotk's ask changes nothing.
+func TestModeMayRun(t *testing.T) {
+	e, _ := project(t, `{"permissions":{"ask":["Bash(rm:*)"]}}`)
+	acceptEdits := Request{ReadOnlyAutoAllow: true, ModeMayRun: []string{"mkdir", "touch", "rm", "rmdir", "mv", "cp", "sed"}}
+	run(t, e, acceptEdits, []tc{
+		{"touch a && git status", Passthrough, ""},
+		{"mkdir -p out; ls out", Passthrough, ""},
+		{"/bin/mv a b && git diff", Passthrough, ""},
+		{"timeout 5 cp a b && git log", Passthrough, ""},
+		{"mkdir -p out && go test ./...", AskRewrite, "mkdir -p out && gotk go test ./..."},
+		{"rm x && git status", AskRewrite, "rm x && gotk git status"}, // an ask rule: Claude asks
+		{"git status", AllowRewrite, "gotk git status"},
+		{"go test ./...", AskRewrite, "gotk go test ./..."},
+	})
+	// the default mode asks for touch: so does gotk
+	run(t, e, Request{ReadOnlyAutoAllow: true}, []tc{{"touch a && git status", AskRewrite, "touch a && gotk git status"}})
+}

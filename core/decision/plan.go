@@ -3,6 +3,7 @@ package decision
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -241,6 +242,7 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 	d.Segments = make([]Segment, len(s.Commands))
 	worst := permission.Allow
 	anyAsk, anyDeny := false, false
+	var modeMay []string // commands only the permission mode may run unasked
 	why := ""
 	unsureBecause := func(reason string) {
 		if why == "" {
@@ -299,6 +301,9 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 			default:
 				unsureBecause("gotk cannot tell where `" + p.text + "` reads")
 			}
+		case modeMayRun(req, c, p):
+			modeMay = append(modeMay, p.text)
+			t.PermissionRule = "the session's permission mode may run it without asking"
 		default:
 			worst = permission.Default
 		}
@@ -333,6 +338,9 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 		return permission.Ask, ""
 	case len(s.Commands) == 0:
 		return permission.Default, ""
+	case worst == permission.Allow && len(modeMay) > 0:
+		// every other command runs unasked, and the mode may run these too
+		return permission.Default, "the session's permission mode may run `" + strings.Join(modeMay, "`, `") + "` without asking, by limits gotk does not model"
 	case worst == permission.Default && e.Session.Unreadable:
 		// The host would ask, by the rules gotk reads; but flags it cannot
 		// read may allow the line (--allowedTools, settings handed over
@@ -342,6 +350,19 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 		return permission.Default, "the agent's flags cannot all be read (its process not found above gotk, or rules passed where gotk cannot see them), and an allow among them would let the host run it without asking"
 	}
 	return worst, ""
+}
+
+// modeMayRun: the session's permission mode may run c without asking —
+// its program, or its first word as the host reads it (`/bin/rm`,
+// `timeout 5 rm`), is one the mode runs.
+func modeMayRun(req Request, c *shell.Command, p plan) bool {
+	if len(req.ModeMayRun) == 0 {
+		return false
+	}
+	if len(p.argv) > 0 && slices.Contains(req.ModeMayRun, filepath.Base(p.argv[0])) {
+		return true
+	}
+	return len(c.Words) > 0 && slices.Contains(req.ModeMayRun, filepath.Base(c.Words[0].Value))
 }
 
 // allowedAsWritten: c, which gotk's allow form leaves out (an assignment

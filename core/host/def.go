@@ -31,6 +31,10 @@ type Def struct {
 	// it (Crush's text check of a line bash runs as two commands): gotk
 	// then steps aside and the host decides on the original.
 	KnownSafe func(cmd string) (safe, alone bool)
+	// ModeMayRun returns the programs a permission mode of the host may
+	// run without asking beyond its read-only set (Claude Code's
+	// acceptEdits), or nil; the field itself may be nil.
+	ModeMayRun func(mode string) []string
 	// Agent is where gotk-install puts gotk in the host's configuration
 	// (its Name and Title come from the Def), nil for none.
 	Agent *agentconf.Agent

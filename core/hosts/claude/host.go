@@ -13,8 +13,9 @@ import (
 // Host is Claude Code.
 var Host = &host.Def{
 	Name: "claude", Title: "Claude Code",
-	Rules:    Load,
-	ReadOnly: true,
+	Rules:      Load,
+	ReadOnly:   true,
+	ModeMayRun: ModeMayRun,
 	// The Agent SDK runs its bundled native binary (…/claude-agent-sdk-
 	// linux-x64/claude) or, before 0.2, `node …/claude-agent-sdk/cli.js`.
 	Flags: &host.Flags{
