@@ -237,6 +237,48 @@ priority = 900
 		},
 	},
 	{
+		// Gemini's own flags: --allowed-tools allows go vet (gotk leaves
+		// it alone, as for tools.allowed; the rewrite would lose the
+		// allow), --policy loads a deny rule gotk must see.
+		agent: "gemini", name: "allowed-tools-and-policy-flags",
+		setup: func(e *Env) {
+			goModule(e)
+			e.ReplaceArgs([]string{"--approval-mode", "yolo"}, "--approval-mode", "default")
+			e.WriteFile(filepath.Join(e.Project, "deny.toml"), `[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "git status"
+decision = "deny"
+priority = 900
+`)
+			e.Args = append(e.Args, "--allowed-tools", "run_shell_command(go vet),run_shell_command(git)", "--policy", "deny.toml")
+		},
+		calls: []permCall{
+			{"go vet ./...", "--allowed-tools run_shell_command(go vet)", Ran},
+			{"git log -1", "--allowed-tools run_shell_command(git)", Ran},
+			{"git status", "--policy deny.toml: deny", Denied},
+			{"go build ./...", "no rule, default approval mode (-p cannot ask)", Denied},
+		},
+	},
+	{
+		// --policy in yolo mode: its deny must reach `git diff` through
+		// gotk too (Gemini matches the rewritten command).
+		agent: "gemini", name: "policy-flag-deny-yolo",
+		setup: func(e *Env) {
+			goModule(e)
+			e.WriteFile(filepath.Join(e.Project, "deny.toml"), `[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "git diff"
+decision = "deny"
+priority = 900
+`)
+			e.Args = append(e.Args, "--policy", "deny.toml")
+		},
+		calls: []permCall{
+			{"git diff", "--policy deny.toml: deny", Denied},
+			{"git status", "yolo approval mode", Ran},
+		},
+	},
+	{
 		agent: "codex", name: "execpolicy-rules-on-request",
 		setup: func(e *Env) {
 			codexOnRequest(e)

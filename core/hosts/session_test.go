@@ -12,6 +12,7 @@ import (
 	"github.com/gotk-dev/gotk/core/hosts/claude"
 	"github.com/gotk-dev/gotk/core/hosts/copilot"
 	"github.com/gotk-dev/gotk/core/hosts/droid"
+	"github.com/gotk-dev/gotk/core/hosts/gemini"
 	"github.com/gotk-dev/gotk/core/permission"
 )
 
@@ -208,5 +209,40 @@ func TestReadSessionDroid(t *testing.T) {
 	}{[]string{"droid", "exec", "--", "--skip-permissions-unsafe"}, 1}
 	if s := host.ReadSession(droid.Host, procs, 100); !s.Found || s.AllowAll {
 		t.Errorf("droid, the flag after --: %+v", s)
+	}
+}
+
+// TestReadSessionGemini: Gemini CLI's --allowed-tools, --policy and
+// --admin-policy (one value a time, comma-separated, camel case too), read
+// from node relaunching the CLI's bundle with its own options; not found,
+// its flags may deny unseen.
+func TestReadSessionGemini(t *testing.T) {
+	procs := fakeProcs{
+		100: {[]string{"gotk-hook-gemini"}, 90},
+		90: {[]string{"/usr/bin/node", "--max-old-space-size=8192", "/usr/lib/node_modules/@google/gemini-cli/bundle/gemini.js",
+			"--allowed-tools", "run_shell_command(go vet), run_shell_command(make)", "--allowedTools=ShellTool(ls)",
+			"--policy", "team.toml,~/p", "-p", "--policy is a word here", "--adminPolicy=/etc/x"}, 80},
+		80: {[]string{"/usr/bin/node", "/usr/local/bin/gemini", "--allowed-tools", "run_shell_command(go vet), run_shell_command(make)"}, 1},
+	}
+	s := host.ReadSession(gemini.Host, procs, 100)
+	want := host.Session{Found: true, Rules: permission.Session{
+		Allow:         []string{"run_shell_command(go vet)", "run_shell_command(make)", "ShellTool(ls)"},
+		Policies:      []string{"team.toml", "~/p"},
+		AdminPolicies: []string{"/etc/x"},
+	}}
+	if !reflect.DeepEqual(s, want) {
+		t.Errorf("got  %+v\nwant %+v", s, want)
+	}
+	// the script's own name, and an empty --policy (it replaces the
+	// settings' policyPaths with none)
+	procs[90] = struct {
+		argv   []string
+		parent int
+	}{[]string{"node", "/usr/local/bin/gemini", "--policy="}, 1}
+	if s := host.ReadSession(gemini.Host, procs, 100); !s.Found || s.Rules.Policies == nil || len(s.Rules.Policies) != 0 {
+		t.Errorf("--policy=: %+v", s)
+	}
+	if s := host.ReadSession(gemini.Host, fakeProcs{100: {[]string{"hook"}, 1}}, 100); s.Found || !s.Unreadable {
+		t.Errorf("no gemini: %+v", s)
 	}
 }

@@ -37,6 +37,10 @@ type Session struct {
 	Sources []string
 	// Dirs are extra working directories (--add-dir).
 	Dirs []string
+	// Policies and AdminPolicies are policy files or directories the flags
+	// load in place of the settings' (Gemini CLI's --policy and
+	// --admin-policy).
+	Policies, AdminPolicies []string
 }
 
 // Loads reports whether the settings source (user, project, local)

@@ -17,6 +17,15 @@ var Host = &host.Def{
 	Name: "gemini", Title: "Gemini CLI",
 	Rules:   Load,
 	Answers: host.Answers{KeepAllowed: true},
+	// Its flags add allow rules and policy files; its process may be
+	// `gemini` or node running a script of @google/gemini-cli (it
+	// relaunches itself with node options). Not found, flags that deny
+	// (--policy) may be in force unseen.
+	Flags: &host.Flags{
+		Is:           host.IsProgram([]string{"gemini"}, "@google/gemini-cli"),
+		Parse:        parseFlags,
+		UnseenDenies: true,
+	},
 	Agent: &agentconf.Agent{
 		Scopes: []agentconf.Scope{agentconf.Global, agentconf.Project}, HookBin: "gotk-hook-gemini",
 		Dirs:     func(e *agentconf.Env) []string { return []string{ConfDir(e)} },

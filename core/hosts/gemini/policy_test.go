@@ -290,3 +290,39 @@ priority = 1
 	r = Host.LoadRules(permissiontest.Env(home, proj, vars))
 	permissiontest.CheckAll(t, r, map[string]permission.Verdict{"npm test": permission.Deny, "npm run": permission.Default})
 }
+
+// TestGeminiSessionFlags: --allowed-tools adds allow rules; --policy and
+// --admin-policy load their files in place of the settings' policyPaths
+// and adminPolicyPaths (~ and relative paths resolved as Gemini does).
+func TestGeminiSessionFlags(t *testing.T) {
+	home := t.TempDir()
+	proj := filepath.Join(home, "p")
+	rule := func(prefix, decision string) string {
+		return "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"" + prefix + "\"\ndecision = \"" + decision + "\"\npriority = 10\n"
+	}
+	permissiontest.Write(t, filepath.Join(home, ".gemini", "settings.json"), `{"policyPaths":["`+filepath.Join(home, "set.toml")+`"]}`)
+	permissiontest.Write(t, filepath.Join(home, "set.toml"), rule("terraform", "ask_user"))
+	permissiontest.Write(t, filepath.Join(proj, "team.toml"), rule("git push", "deny"))
+	permissiontest.Write(t, filepath.Join(home, "pol", "x.toml"), rule("kubectl", "deny"))
+	permissiontest.Write(t, filepath.Join(home, "adm.toml"), rule("make", "deny"))
+	env := permissiontest.Env(home, proj, nil)
+	permissiontest.CheckAll(t, Host.LoadRules(env), map[string]permission.Verdict{
+		"terraform plan": permission.Ask, "git push": permission.Default, "go vet ./...": permission.Default,
+	})
+	env.Session = permission.Session{
+		Allow:         []string{"run_shell_command(go vet)", "ShellTool(ls)"},
+		Policies:      []string{"team.toml", "~/pol"},
+		AdminPolicies: []string{filepath.Join(home, "adm.toml")},
+	}
+	permissiontest.CheckAll(t, Host.LoadRules(env), map[string]permission.Verdict{
+		"go vet ./...":   permission.Allow,
+		"ls -la":         permission.Allow,
+		"git push":       permission.Deny,    // --policy team.toml, relative to the workspace
+		"kubectl delete": permission.Deny,    // --policy ~/pol
+		"make":           permission.Deny,    // --admin-policy
+		"terraform plan": permission.Default, // the settings' policyPaths are not loaded
+	})
+	// an empty --policy loads none of the settings' either
+	env.Session = permission.Session{Policies: []string{}}
+	permissiontest.CheckAll(t, Host.LoadRules(env), map[string]permission.Verdict{"terraform plan": permission.Default})
+}

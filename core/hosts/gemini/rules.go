@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"path/filepath"
+	"strings"
 
 	"github.com/gotk-dev/gotk/core/permission"
 )
@@ -85,7 +86,20 @@ func Load(r *permission.Rules, env permission.Env) {
 		}
 	}
 	policyPaths = append(policyPaths, sys.PolicyPaths...)
-	loadGeminiPolicies(r, env, geminiPolicyPaths(env, trusted, policyPaths, sys.AdminPolicyPaths))
+	adminPaths := sys.AdminPolicyPaths
+	// The session's flags: --allowed-tools (kept beside the settings'
+	// tools.allowed they replace: an extra allow only keeps gotk from
+	// rewriting), --policy and --admin-policy (in place of the settings').
+	for _, prefix := range []string{"run_shell_command", "ShellTool"} {
+		r.AddRanked(&r.Allow, anySlice(env.Session.Allow), "--allowed-tools", prefix, geminiAllowedPriority)
+	}
+	if env.Session.Policies != nil {
+		policyPaths = resolvePaths(env, env.Session.Policies)
+	}
+	if env.Session.AdminPolicies != nil {
+		adminPaths = resolvePaths(env, env.Session.AdminPolicies)
+	}
+	loadGeminiPolicies(r, env, geminiPolicyPaths(env, trusted, policyPaths, adminPaths))
 	r.Deny = append(r.Deny, geminiHeuristicRules(trusted)...)
 }
 
@@ -97,4 +111,31 @@ func match(pattern, cmd string) bool {
 		return true
 	}
 	return p != "" && permission.WordPrefix(permission.Normalize(cmd), p)
+}
+
+func anySlice(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// resolvePaths resolves policy paths from flags as Gemini CLI does
+// (resolvePath: a leading ~ is the home folder), relative ones against the
+// working directory Gemini was started in, taken to be the hook's.
+func resolvePaths(env permission.Env, paths []string) []string {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		switch {
+		case p == "~" || strings.HasPrefix(p, "~/"):
+			p = filepath.Join(Home(env), p[1:])
+		case len(p) >= len("%userprofile%") && strings.EqualFold(p[:len("%userprofile%")], "%userprofile%"):
+			p = filepath.Join(Home(env), p[len("%userprofile%"):])
+		case !filepath.IsAbs(p) && env.Cwd != "":
+			p = filepath.Join(env.Cwd, p)
+		}
+		out = append(out, filepath.Clean(p))
+	}
+	return out
 }
