@@ -279,6 +279,22 @@ priority = 900
 		},
 	},
 	{
+		// tools.core: only what it lists runs; `gotk git status` is not
+		// run_shell_command(git), so gotk must leave `git status` alone.
+		agent: "gemini", name: "tools-core-default-mode",
+		setup: func(e *Env) {
+			goModule(e)
+			e.ReplaceArgs([]string{"--approval-mode", "yolo"}, "--approval-mode", "default")
+			e.editJSON(filepath.Join(e.Home, ".gemini", "settings.json"), func(m map[string]any) {
+				m["tools"] = map[string]any{"core": []any{"run_shell_command(git)"}}
+			})
+		},
+		calls: []permCall{
+			{"git status", "tools.core run_shell_command(git)", Ran},
+			{"go vet ./...", "tools.core lists no go", Denied},
+		},
+	},
+	{
 		agent: "codex", name: "execpolicy-rules-on-request",
 		setup: func(e *Env) {
 			codexOnRequest(e)

@@ -30,7 +30,8 @@ import (
 // The highest-priority matching rule wins; a file's priority becomes
 // tier + priority/1000 (workspace 3, user 4, admin 5). Settings rules sit in
 // the user tier: tools.exclude 4.4, tools.confirmationRequired 4.35,
-// tools.allowed 4.3 (config.ts).
+// tools.allowed 4.3, tools.core 4.25 with every other tool denied at
+// 4.24 (config.ts).
 const (
 	geminiExtensionTier = 2
 	geminiWorkspaceTier = 3
@@ -40,6 +41,7 @@ const (
 	geminiExcludePriority = geminiUserTier + 0.4
 	geminiConfirmPriority = geminiUserTier + 0.35
 	geminiAllowedPriority = geminiUserTier + 0.3
+	geminiCorePriority    = geminiUserTier + 0.25
 )
 
 // SystemDir is where Gemini CLI keeps its system-wide (admin) files.

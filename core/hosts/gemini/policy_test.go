@@ -326,3 +326,20 @@ func TestGeminiSessionFlags(t *testing.T) {
 	env.Session = permission.Session{Policies: []string{}}
 	permissiontest.CheckAll(t, Host.LoadRules(env), map[string]permission.Verdict{"terraform plan": permission.Default})
 }
+
+// TestGeminiToolsCore: tools.core allows what it lists and denies every
+// other tool just below: `git status` runs under run_shell_command(git),
+// and `gotk git status` would not, so gotk must see the allow (and leave
+// the command alone) and the deny (and step aside).
+func TestGeminiToolsCore(t *testing.T) {
+	home := t.TempDir()
+	permissiontest.Write(t, filepath.Join(home, ".gemini", "settings.json"), `{"tools":{"core":["run_shell_command(git)","read_file"],"exclude":["run_shell_command(git push)"]}}`)
+	permissiontest.Write(t, filepath.Join(home, ".gemini", "policies", "u.toml"), "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"make\"\ndecision = \"allow\"\npriority = 500\n")
+	permissiontest.CheckAll(t, Host.LoadRules(permissiontest.Env(home, "", nil)), map[string]permission.Verdict{
+		"git status":    permission.Allow,
+		"git push":      permission.Deny,  // tools.exclude 4.4 beats the core allow
+		"ls -la":        permission.Deny,  // not listed: denied at 4.24
+		"make":          permission.Allow, // a user policy allow at 4.5 beats it
+		"go test ./...": permission.Deny,
+	})
+}

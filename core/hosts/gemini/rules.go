@@ -34,6 +34,7 @@ func Load(r *permission.Rules, env permission.Env) {
 	type doc struct {
 		Tools struct {
 			Allowed              []any `json:"allowed"`
+			Core                 []any `json:"core"`
 			Exclude              []any `json:"exclude"`
 			ConfirmationRequired []any `json:"confirmationRequired"`
 		} `json:"tools"`
@@ -83,6 +84,14 @@ func Load(r *permission.Rules, env permission.Env) {
 			r.AddRanked(&r.Deny, f.d.Tools.Exclude, f.path, prefix, geminiExcludePriority)
 			r.AddRanked(&r.Ask, f.d.Tools.ConfirmationRequired, f.path, prefix, geminiConfirmPriority)
 			r.AddRanked(&r.Allow, f.d.Tools.Allowed, f.path, prefix, geminiAllowedPriority)
+			// tools.core restricts Gemini to the tools it lists: each an
+			// allow, and every other tool denied just below them (outside
+			// plan mode), so `gotk git status` is refused where
+			// run_shell_command(git) allows `git status`
+			r.AddRanked(&r.Allow, f.d.Tools.Core, f.path, prefix, geminiCorePriority)
+		}
+		if len(f.d.Tools.Core) > 0 {
+			r.AddRanked(&r.Deny, []any{"run_shell_command"}, f.path+" (tools.core: every tool it does not list)", "run_shell_command", geminiCorePriority-0.01)
 		}
 	}
 	policyPaths = append(policyPaths, sys.PolicyPaths...)
