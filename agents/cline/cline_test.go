@@ -3,6 +3,7 @@ package cline
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/gotk-dev/gotk/core/decision"
@@ -91,7 +92,7 @@ func TestRequest(t *testing.T) {
 	Handle([]byte(`{"hookName":"tool_call","workspaceRoots":["/p","/q"],"tool_call":{"name":"run_commands","input":{"commands":["ls","git status"]}}}`),
 		hookiotest.Recorder(func(r decision.Request) { got = append(got, r) }))
 	want := []decision.Request{{Command: "ls", Cwd: "/p"}, {Command: "git status", Cwd: "/p"}}
-	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
 }

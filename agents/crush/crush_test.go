@@ -2,6 +2,7 @@ package crush
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/gotk-dev/gotk/core/decision"
@@ -51,7 +52,7 @@ func TestVerdicts(t *testing.T) {
 func TestRequest(t *testing.T) {
 	var got decision.Request
 	Handle([]byte(`{"event":"PreToolUse","cwd":"/p","tool_name":"bash","tool_input":{"command":"ls"}}`), hookiotest.Recorder(func(r decision.Request) { got = r }))
-	if want := (decision.Request{Command: "ls", Cwd: "/p"}); got != want {
+	if want := (decision.Request{Command: "ls", Cwd: "/p"}); !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
 }

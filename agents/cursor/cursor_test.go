@@ -2,6 +2,7 @@ package cursor
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/gotk-dev/gotk/core/decision"
@@ -49,7 +50,7 @@ func TestPermissionTable(t *testing.T) {
 	}
 	var got decision.Request
 	Handle([]byte(`{"tool_name":"Shell","cwd":"/p","tool_input":{"command":"ls"}}`), hookiotest.Recorder(func(r decision.Request) { got = r }))
-	if want := (decision.Request{Command: "ls", Cwd: "/p"}); got != want {
+	if want := (decision.Request{Command: "ls", Cwd: "/p"}); !reflect.DeepEqual(got, want) {
 		t.Errorf("request: got %+v, want %+v", got, want)
 	}
 }

@@ -2,6 +2,7 @@ package droid
 
 import (
 	"errors"
+	"reflect"
 	"regexp"
 	"testing"
 
@@ -68,7 +69,7 @@ func TestRequest(t *testing.T) {
 		var got decision.Request
 		Handle([]byte(`{"tool_name":"Execute","cwd":"/p","permission_mode":"`+c.mode+`","tool_input":{"command":"ls","riskLevel":`+c.risk+`}}`),
 			hookiotest.Recorder(func(r decision.Request) { got = r }))
-		if want := (decision.Request{Command: "ls", Cwd: "/p", AutoAllow: c.auto}); got != want {
+		if want := (decision.Request{Command: "ls", Cwd: "/p", AutoAllow: c.auto}); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s %s: got %+v, want %+v", c.mode, c.risk, got, want)
 		}
 	}
