@@ -65,6 +65,7 @@ func Load(r *permission.Rules, env permission.Env) {
 	for _, d := range codexProjectDirs(r, env, home) {
 		dirs = append(dirs, dir{filepath.Join(d, ".codex", "rules"), false})
 	}
+	loadRequirements(r, env, filepath.Join(codexSystemDir(env), "requirements.toml"))
 	seen := map[string]bool{}
 	for _, d := range dirs {
 		if seen[filepath.Clean(d.path)] {
@@ -504,4 +505,86 @@ func codexPrefixRule(args []any, kw map[string]any, raw string) (codexRule, erro
 		return rule, err
 	}
 	return rule, rule.validate(m, nm)
+}
+
+// codexRequirements is the part of an administrator's requirements.toml
+// that holds command rules (codex-rs/config/src/requirements_exec_policy.rs
+// @343074d: `[rules] prefix_rules = [{pattern = [{token = "git"},
+// {any_of = ["push", "fetch"]}], decision = "forbidden"}]`). Codex merges
+// them over every rule file, whatever the user's own files say.
+type codexRequirements struct {
+	Rules *struct {
+		PrefixRules []struct {
+			Pattern []struct {
+				Token *string  `toml:"token"`
+				AnyOf []string `toml:"any_of"`
+			} `toml:"pattern"`
+			Decision      *string `toml:"decision"`
+			Justification *string `toml:"justification"`
+		} `toml:"prefix_rules"`
+	} `toml:"rules"`
+}
+
+// loadRequirements adds the prompt and forbidden rules of requirements.toml
+// at path. Codex refuses the file where a rule is malformed or says allow
+// (admins may only tighten); gotk then steps aside (Unreadable).
+func loadRequirements(r *permission.Rules, env permission.Env, path string) {
+	data, err := env.Read(path)
+	if err != nil {
+		if !permission.Missing(err) {
+			r.MarkUnreadable("gotk: %s: %v", path, err)
+		}
+		return
+	}
+	var req codexRequirements
+	if _, err := toml.Decode(string(data), &req); err != nil {
+		r.MarkUnreadable("gotk: %s: %s", path, permission.OneLine(err.Error()))
+		return
+	}
+	if req.Rules == nil {
+		return
+	}
+	bad := func(i int, why string) { r.MarkUnreadable("gotk: %s: rules prefix_rule %d: %s", path, i, why) }
+	if len(req.Rules.PrefixRules) == 0 {
+		r.MarkUnreadable("gotk: %s: rules prefix_rules cannot be empty", path)
+		return
+	}
+	var rules []codexRule
+	for i, pr := range req.Rules.PrefixRules {
+		if pr.Justification != nil && strings.TrimSpace(*pr.Justification) == "" {
+			bad(i, "an empty justification")
+			return
+		}
+		if len(pr.Pattern) == 0 {
+			bad(i, "an empty pattern")
+			return
+		}
+		cr := codexRule{raw: fmt.Sprintf("requirements prefix_rule %d", i)}
+		for _, t := range pr.Pattern {
+			switch {
+			case t.Token != nil && t.AnyOf == nil && strings.TrimSpace(*t.Token) != "":
+				cr.pattern = append(cr.pattern, []string{*t.Token})
+			case t.Token == nil && len(t.AnyOf) > 0 && !slices.ContainsFunc(t.AnyOf, func(a string) bool { return strings.TrimSpace(a) == "" }):
+				cr.pattern = append(cr.pattern, t.AnyOf)
+			default:
+				bad(i, "a pattern token needs one non-empty token or any_of")
+				return
+			}
+		}
+		if pr.Decision == nil || *pr.Decision != "prompt" && *pr.Decision != "forbidden" {
+			bad(i, "the decision must be prompt or forbidden")
+			return
+		}
+		cr.decision = *pr.Decision
+		rules = append(rules, cr)
+	}
+	r.Sources = append(r.Sources, path)
+	for _, cr := range rules {
+		rule := permission.Rule{Pattern: cr.String(), Raw: cr.raw, Source: path, Test: cr.matcher(true)}
+		if cr.decision == "forbidden" {
+			r.Deny = append(r.Deny, rule)
+		} else {
+			r.Ask = append(r.Ask, rule)
+		}
+	}
 }

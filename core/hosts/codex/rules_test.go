@@ -180,3 +180,50 @@ func TestCodexProjectLayers(t *testing.T) {
 	permissiontest.Write(t, filepath.Join(home, ".codex", "config.toml"), "[projects.\""+proj+"\"]\ntrust_level = \"trusted\"\n")
 	check("trusted", map[string]permission.Verdict{"here": permission.Deny, "root": permission.Deny})
 }
+
+// TestCodexRequirements: an administrator's requirements.toml [rules] hold
+// prompt and forbidden prefix rules that Codex merges over every rule
+// file; gotk must see them, or `gotk git push` dodges a forbidden
+// `git push`. A file Codex refuses (an allow rule, a malformed token)
+// makes gotk step aside.
+func TestCodexRequirements(t *testing.T) {
+	home := t.TempDir()
+	req := filepath.Join(home, "managed", "requirements.toml")
+	permissiontest.Write(t, req, `allowed_approval_policies = ["on-request"]
+
+[rules]
+prefix_rules = [
+  { pattern = [{ token = "git" }, { any_of = ["push", "reset"] }], decision = "forbidden", justification = "admins only" },
+  { pattern = [{ any_of = ["curl", "wget"] }], decision = "prompt" },
+]
+`)
+	r := Host.LoadRules(permissiontest.Env(home, "", nil))
+	if r.Unreadable {
+		t.Fatalf("unreadable: %v", r.Warnings)
+	}
+	permissiontest.CheckAll(t, r, map[string]permission.Verdict{
+		"git push origin main": permission.Deny,
+		"/usr/bin/git reset":   permission.Deny,
+		"wget https://x":       permission.Ask,
+		"curl -s x":            permission.Ask,
+		"git status":           permission.Default,
+	})
+	for name, body := range map[string]string{
+		"allow":        "[rules]\nprefix_rules = [{ pattern = [{ token = \"ls\" }], decision = \"allow\" }]\n",
+		"no decision":  "[rules]\nprefix_rules = [{ pattern = [{ token = \"ls\" }] }]\n",
+		"both":         "[rules]\nprefix_rules = [{ pattern = [{ token = \"ls\", any_of = [\"a\"] }], decision = \"prompt\" }]\n",
+		"empty":        "[rules]\nprefix_rules = []\n",
+		"not toml":     "[rules\n",
+		"empty any_of": "[rules]\nprefix_rules = [{ pattern = [{ any_of = [] }], decision = \"prompt\" }]\n",
+	} {
+		permissiontest.Write(t, req, body)
+		if r := Host.LoadRules(permissiontest.Env(home, "", nil)); !r.Unreadable {
+			t.Errorf("%s: requirements Codex refuses, read as rules: %+v", name, r.Deny)
+		}
+	}
+	// no [rules] table: nothing to add
+	permissiontest.Write(t, req, "allowed_sandbox_modes = [\"read-only\"]\n")
+	if r := Host.LoadRules(permissiontest.Env(home, "", nil)); r.Unreadable || len(r.Deny)+len(r.Ask) != 0 {
+		t.Errorf("no rules table: %+v", r)
+	}
+}
