@@ -34,9 +34,11 @@ func TestHookRewriteParity(t *testing.T) {
 		".codex/rules/r.rules":    "prefix_rule(pattern=[\"git\", \"push\"], decision=\"forbidden\")\nprefix_rule(pattern=[\"git\", \"log\"], decision=\"prompt\")\nprefix_rule(pattern=[\"go\"], decision=\"allow\")\n",
 		".vibe/config.toml":       "[tools.bash]\nallowlist = [\"git status\", \"ls\"]\ndenylist = [\"git push\", \"rm\"]\nsensitive_patterns = [\"git log\"]\n",
 		"proj/notes.txt":          "x\n",
+		"proj/team.toml":          "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"git diff\"\ndecision = \"deny\"\npriority = 900\n",
 		"wrap/claude":             fakeHost,
 		"wrap/copilot":            fakeHost,
 		"wrap/droid":              fakeHost,
+		"wrap/gemini":             fakeHost,
 	} {
 		p := filepath.Join(home, f)
 		os.MkdirAll(filepath.Dir(p), 0o755)
@@ -77,7 +79,10 @@ func TestHookRewriteParity(t *testing.T) {
 			func(a map[string]any) (bool, bool) { p, ok := a["permission"].(string); return p == "allow", ok }},
 		{"gemini", "default", func(c string) string {
 			return `{"tool_name":"run_shell_command","tool_input":{"command":` + js(c) + `}}`
-		}, "", nil, nil},
+		}, "", []string{filepath.Join(home, "wrap", "gemini")}, nil},
+		{"gemini", "session-flags", func(c string) string {
+			return `{"tool_name":"run_shell_command","tool_input":{"command":` + js(c) + `}}`
+		}, "", []string{filepath.Join(home, "wrap", "gemini"), "--allowed-tools", "run_shell_command(git status),run_shell_command(make)", "--policy", filepath.Join(home, "proj", "team.toml")}, nil},
 		{"codex", "default", func(c string) string {
 			return `{"tool_name":"Bash","permission_mode":"default","tool_input":{"command":` + js(c) + `}}`
 		}, "", nil, nil},
