@@ -118,71 +118,40 @@ func Load(r *permission.Rules, env permission.Env) {
 	}
 }
 
-// codexConfig is what Codex's project layering reads from the system and
-// user config.toml (codex-rs/core/src/config_loader/mod.rs @b981304:
-// project_root_markers, projects.PATH.trust_level).
-type codexConfig struct {
-	Markers  *[]string `toml:"project_root_markers"`
-	Projects map[string]struct {
-		Trust string `toml:"trust_level"`
-	} `toml:"projects"`
-}
-
-// codexProjectDirs are the directories whose .codex folder Codex loads, the
-// project root first: every directory from the working directory up to the
-// project root (the nearest holding a project_root_markers entry, .git by
-// default; the working directory when none does), less those whose
-// .codex/config.toml exists in a folder Codex does not trust. Where gotk
-// cannot tell (a git worktree, whose trust Codex looks up by the main
-// repository), the folder counts: reading a deny
-// rule Codex ignores only keeps gotk out.
+// codexProjectDirs are the directories whose .codex folder may hold rules
+// Codex loads: the working directory and every ancestor. Codex loads the
+// layers from the project root down, less those whose config.toml sits in
+// a folder it does not trust; but the root's markers and the trust come
+// from more places than gotk can see (-c overrides, --profile, managed and
+// cloud config, trust keyed by the resolved path or by the git root). Only
+// the prompt and forbidden rules of these layers count here, and an extra
+// one can only make gotk step aside (Codex then decides as without gotk);
+// a layer gotk skipped could let `gotk X` dodge a rule Codex applies to X.
+// So every layer is read. The system and user config.toml must parse:
+// Codex refuses to start on one it cannot read.
 func codexProjectDirs(r *permission.Rules, env permission.Env, home string) []string {
-	if env.Cwd == "" || !filepath.IsAbs(env.Cwd) {
-		return nil
-	}
-	markers := []string{".git"}
-	trusted := map[string]bool{}
-	sure := true
 	for _, f := range []string{filepath.Join(codexSystemDir(env), "config.toml"), filepath.Join(home, "config.toml")} {
 		data, err := env.Read(f)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
-				// Codex refuses to start on a config it cannot read.
 				r.MarkUnreadable("gotk: %s: %v", f, err)
 			}
 			continue
 		}
-		var c codexConfig
+		var c map[string]any
 		if _, err := toml.Decode(string(data), &c); err != nil {
 			r.MarkUnreadable("gotk: %s: %s", f, permission.OneLine(err.Error()))
-			continue
-		}
-		if c.Markers != nil {
-			markers = *c.Markers
-		}
-		for k, p := range c.Projects {
-			trusted[k] = p.Trust == "trusted"
 		}
 	}
-	cwd := filepath.Clean(env.Cwd)
+	if env.Cwd == "" || !filepath.IsAbs(env.Cwd) {
+		return nil
+	}
 	var chain []string
-	root := cwd
-	for d := cwd; ; d = filepath.Dir(d) {
+	for d := filepath.Clean(env.Cwd); ; d = filepath.Dir(d) {
 		chain = append(chain, d)
-		if len(markers) > 0 && codexHasMarker(d, markers) {
-			root = d
-			break
-		}
 		if filepath.Dir(d) == d {
-			// No project root: Codex reads the working directory's layer
-			// alone. Every ancestor's is read here too — only their prompt
-			// and forbidden rules count, which can only make gotk step
-			// aside (the host then decides as without gotk), never allow.
 			break
 		}
-	}
-	if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && !fi.IsDir() {
-		sure = false // a worktree: Codex keys trust on the main repository too
 	}
 	var out []string
 	for i := len(chain) - 1; i >= 0; i-- {
@@ -193,22 +162,9 @@ func codexProjectDirs(r *permission.Rules, env permission.Env, home string) []st
 		if same(filepath.Join(d, ".codex"), home) {
 			continue
 		}
-		_, err := os.Stat(filepath.Join(d, ".codex", "config.toml"))
-		disabled := err == nil && sure && !(trusted[d] || trusted[root])
-		if !disabled {
-			out = append(out, d)
-		}
+		out = append(out, d)
 	}
 	return out
-}
-
-func codexHasMarker(dir string, markers []string) bool {
-	for _, m := range markers {
-		if _, err := os.Stat(filepath.Join(dir, m)); err == nil {
-			return true
-		}
-	}
-	return false
 }
 
 // same reports whether two paths name one directory.

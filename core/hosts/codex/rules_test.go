@@ -138,9 +138,12 @@ func TestCodexRulesWithoutEvaluator(t *testing.T) {
 }
 
 // TestCodexProjectLayers: Codex loads the .codex folders from the project
-// root (the nearest .git, or project_root_markers) down to the working
-// directory, and disables one whose config.toml sits in an untrusted
-// folder (config_loader/mod.rs load_project_layers).
+// root down to the working directory, less those in untrusted folders; but
+// the root's markers and the trust also come from sources gotk cannot see
+// (-c overrides, --profile, managed config, trust keyed by the resolved
+// path or the git root). A layer gotk skipped would let `gotk X` dodge its
+// forbidden X, so the deny and prompt rules of every ancestor's layer count,
+// whatever the markers and the trust gotk can read say.
 func TestCodexProjectLayers(t *testing.T) {
 	home := t.TempDir()
 	above := filepath.Join(home, "w")
@@ -152,7 +155,8 @@ func TestCodexProjectLayers(t *testing.T) {
 	deny(above, "above")
 	deny(proj, "root")
 	deny(cwd, "here")
-	check := func(name string, want map[string]permission.Verdict) {
+	all := map[string]permission.Verdict{"here": permission.Deny, "root": permission.Deny, "above": permission.Deny}
+	check := func(name, cwd string, want map[string]permission.Verdict) {
 		t.Helper()
 		r := Host.LoadRules(permissiontest.Env(home, cwd, nil))
 		if r.Unreadable {
@@ -164,21 +168,29 @@ func TestCodexProjectLayers(t *testing.T) {
 			}
 		}
 	}
-	// No marker: Codex reads the working directory's layer alone; gotk
-	// reads every ancestor's deny and prompt rules too (stepping aside on
-	// a rule Codex would not apply only leaves the decision to Codex).
-	check("no marker", map[string]permission.Verdict{"here": permission.Deny, "root": permission.Deny, "above": permission.Deny})
+	check("no marker", cwd, all)
+	// a .git in the repository: Codex's root by default, but `-c
+	// project_root_markers=[...]` can move it above
 	permissiontest.Write(t, filepath.Join(proj, ".git", "HEAD"), "x")
-	check(".git", map[string]permission.Verdict{"here": permission.Deny, "root": permission.Deny, "above": permission.Default})
-	permissiontest.Write(t, filepath.Join(home, ".codex", "config.toml"), `project_root_markers = ["w.marker"]`)
-	permissiontest.Write(t, filepath.Join(above, "w.marker"), "")
-	check("markers", map[string]permission.Verdict{"here": permission.Deny, "root": permission.Deny, "above": permission.Deny})
-	// A config.toml in an untrusted folder disables the layer, rules too.
-	permissiontest.Write(t, filepath.Join(home, ".codex", "config.toml"), "")
+	check(".git", cwd, all)
+	// a config.toml in a folder gotk sees no trust for: Codex may still
+	// trust it (-c projects."…".trust_level, the resolved path)
 	permissiontest.Write(t, filepath.Join(proj, ".codex", "config.toml"), "")
-	check("untrusted", map[string]permission.Verdict{"here": permission.Deny, "root": permission.Default})
-	permissiontest.Write(t, filepath.Join(home, ".codex", "config.toml"), "[projects.\""+proj+"\"]\ntrust_level = \"trusted\"\n")
-	check("trusted", map[string]permission.Verdict{"here": permission.Deny, "root": permission.Deny})
+	check("untrusted as far as gotk sees", cwd, all)
+	// the working directory through a symbolic link
+	link := filepath.Join(home, "link")
+	if err := os.Symlink(proj, link); err != nil {
+		t.Fatal(err)
+	}
+	check("symlinked cwd", filepath.Join(link, "sub"), map[string]permission.Verdict{"here": permission.Deny, "root": permission.Deny})
+	// the user's own CODEX_HOME is the user layer, allow rules and all
+	permissiontest.Write(t, filepath.Join(home, ".codex", "rules", "u.rules"), `prefix_rule(pattern=["make"], decision="allow")`)
+	check("home", home, map[string]permission.Verdict{"make": permission.Allow})
+	// a config.toml Codex cannot parse: it would not start
+	permissiontest.Write(t, filepath.Join(home, ".codex", "config.toml"), "[projects\n")
+	if r := Host.LoadRules(permissiontest.Env(home, cwd, nil)); !r.Unreadable {
+		t.Errorf("an unparseable config.toml: not unreadable")
+	}
 }
 
 // TestCodexRequirements: an administrator's requirements.toml [rules] hold
