@@ -32,9 +32,15 @@ func TestCodexWholeScriptLines(t *testing.T) {
 		}
 	}
 	run(t, e, Request{}, []tc{
-		{"git status", AllowRewrite, "gotk git status"},
-		{"git status && git log -3", AllowRewrite, "gotk git status && gotk git log -3"},
-		{`git log "--oneline"`, AllowRewrite, `gotk git log "--oneline"`},
-		{"git status; git log", AllowRewrite, "gotk git status; gotk git log"},
+		{"ls -la", AllowRewrite, "gotk ls -la"},
+		{"ls -la && cat README.md", AllowRewrite, "gotk ls -la && gotk cat README.md"},
+		{`ls "-la"`, AllowRewrite, `gotk ls "-la"`},
+		{"ls; cat go.mod", AllowRewrite, "gotk ls; gotk cat go.mod"},
+		// Codex runs what an allow rule matches outside its sandbox;
+		// `gotk git status` would run inside it: left to Codex
+		{"git status", Passthrough, ""},
+		{"git status && git log -3", Passthrough, ""},
+		{"ls -la && git log -3", Passthrough, ""},
 	})
+	run(t, e, Request{AutoAllow: true}, []tc{{"git status", Passthrough, ""}, {"go test ./...", AllowRewrite, "gotk go test ./..."}})
 }

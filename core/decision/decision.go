@@ -8,6 +8,7 @@ package decision
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -84,6 +85,7 @@ type Segment struct {
 	Permission     string `json:"permission"`       // allow | ask | deny | default
 	PermissionRule string `json:"permission_rule,omitempty"`
 	ReadOnly       bool   `json:"read_only,omitempty"`
+	byRule         bool   // allowed by an allow rule of the host
 }
 
 // Decision is the answer.
@@ -343,6 +345,9 @@ func (e *Engine) decide(req Request) Decision {
 		return d
 	case a.KeepAllowed && d.Permission == permission.Allow:
 		d.Reason = "an allow rule matches, and the host checks its rules on the rewritten command"
+		return d
+	case a.KeepRuleAllowed && slices.ContainsFunc(d.Segments, func(s Segment) bool { return s.byRule }):
+		d.Reason = "an allow rule matches, and the host runs what its allow rules match outside its sandbox, which the rewritten command would lose"
 		return d
 	}
 	d.Command = insertPrefixes(req.Command, plans, e.Prefix)

@@ -276,6 +276,7 @@ func (e *Engine) permit(rules *permission.Rules, s *shell.Script, plans []plan, 
 		case res.Verdict == permission.Ask:
 			anyAsk = true
 		case res.Verdict == permission.Allow:
+			t.byRule = res.Rule != nil
 			if expanded {
 				unsureBecause("`" + p.text + "` has an expansion the allow rule cannot see through")
 			}

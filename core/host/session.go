@@ -75,6 +75,11 @@ type Answers struct {
 	// command (Gemini), so an original one of them allows is not rewritten
 	// — the rewrite would take the user's allow away.
 	KeepAllowed bool
+	// KeepRuleAllowed: the host runs a command one of its allow rules
+	// matches otherwise than the same command unmatched (Codex runs it
+	// outside its sandbox), so an original a user allow rule matches is
+	// not rewritten: `gotk X` would run sandboxed, where `git push` fails.
+	KeepRuleAllowed bool
 }
 
 // IsProgram: the program, or the script an interpreter runs (node [its

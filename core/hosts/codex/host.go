@@ -15,7 +15,7 @@ import (
 var Host = &host.Def{
 	Name: "codex", Title: "Codex CLI",
 	Rules:     Load,
-	Answers:   host.Answers{AllowOnly: true},
+	Answers:   host.Answers{AllowOnly: true, KeepRuleAllowed: true},
 	KnownSafe: func(cmd string) (bool, bool) { return KnownSafe(cmd), true },
 	Agent: &agentconf.Agent{
 		Scopes: []agentconf.Scope{agentconf.Global}, HookBin: "gotk-hook-codex",
