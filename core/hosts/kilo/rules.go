@@ -174,5 +174,28 @@ func Load(r *permission.Rules, env permission.Env) {
 	for _, k := range live {
 		r.Ask = append(r.Ask, k.KeepOutMasked())
 	}
+	// A catch-all that asks: Kilo asks about `gotk X` as about X, but its
+	// "Always" answer to `gotk X` saves `gotk *` (its arity table knows no
+	// gotk): every later gotk command, whatever it runs, would be allowed
+	// without asking, past deny rules. So where the agent's catch-all asks
+	// — the user's, an agent's, or the code agent's own default ("*":
+	// "ask", before the user's rules) where no catch-all replaces it —
+	// every command is an ask here, and gotk stays out (host.Answers.NoAsk).
+	everything := func(source string) {
+		r.Ask = append(r.Ask, permission.Rule{Pattern: "*", Raw: `"*": "ask"`, Source: source, Test: func(string) bool { return true }})
+	}
+	for _, k := range c.Everything() {
+		if opencode.CatchAll(k.Pattern) && k.Action == "ask" {
+			everything(k.Source)
+		}
+	}
+	switch agent {
+	case "plan", "ask", "explore", "orchestrator":
+		// their defaults end in "*": "deny", after the user's rules
+	default:
+		if !hasCatchAll(user) && !hasCatchAll(agents[agent]) {
+			everything("Kilo's code agent defaults")
+		}
+	}
 	r.Ask = append(r.Ask, opencode.ExternalDirectoryCat("Kilo"))
 }

@@ -44,10 +44,20 @@ func TestLoadKilo(t *testing.T) {
 		}
 	}
 	// No configuration: the code agent allows ls, cat…; git status falls to
-	// its catch-all (ask), but the plan agent allows it.
-	check("code", map[string]permission.Verdict{"git status": permission.Default, "go test ./...": permission.Default, "ls -la": permission.Ask, "tsc": permission.Ask, "cat x": permission.Ask})
+	// its catch-all, "*": "ask", whose "Always" on `gotk git status` would
+	// save `gotk *`: every command is an ask, gotk stays out. The plan
+	// agent allows git status and denies the rest ("*": "deny").
+	check("code", map[string]permission.Verdict{"git status": permission.Ask, "go test ./...": permission.Ask, "ls -la": permission.Ask, "tsc": permission.Ask, "cat x": permission.Ask})
 	check("plan", map[string]permission.Verdict{"git status": permission.Ask, "go test ./...": permission.Default, "git push": permission.Ask, "tsc": permission.Default})
-	check("", map[string]permission.Verdict{"git status": permission.Ask, "go test ./...": permission.Default, "tsc": permission.Ask, "find . -name x": permission.Ask})
+	check("", map[string]permission.Verdict{"git status": permission.Ask, "go test ./...": permission.Ask, "tsc": permission.Ask, "find . -name x": permission.Ask})
+
+	// bash: "ask" (the user's catch-all asks): the same, for every agent
+	permissiontest.Write(t, filepath.Join(home, ".config", "kilo", "kilo.json"), `{"permission": {"bash": "ask"}}`)
+	check("code", map[string]permission.Verdict{"go test ./...": permission.Ask, "make": permission.Ask})
+	check("plan", map[string]permission.Verdict{"go test ./...": permission.Ask})
+	// an agent's catch-all that asks
+	permissiontest.Write(t, filepath.Join(home, ".config", "kilo", "kilo.json"), `{"permission": {"bash": "allow"}, "agent": {"debug": {"permission": {"bash": {"*": "ask"}}}}}`)
+	check("code", map[string]permission.Verdict{"go test ./...": permission.Ask})
 
 	// bash: "allow" kills the code agent's defaults, not the plan agent's.
 	permissiontest.Write(t, filepath.Join(home, ".config", "kilo", "kilo.json"), `{"permission": {"bash": "allow", "edit": "allow"}}`)

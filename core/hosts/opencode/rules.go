@@ -98,7 +98,7 @@ func Load(r *permission.Rules, env permission.Env) {
 		c.File(f, true)
 	}
 	c.Rest(dirs, "OPENCODE")
-	for _, k := range c.everything() {
+	for _, k := range c.Everything() {
 		if CatchAll(k.Pattern) && k.Action != "allow" {
 			// A command and its rewrite would both be asked about, but
 			// OpenCode's "always" answer to `gotk …` would approve every
@@ -107,7 +107,7 @@ func Load(r *permission.Rules, env permission.Env) {
 			break
 		}
 	}
-	for _, k := range Live(c.everything()) {
+	for _, k := range Live(c.Everything()) {
 		r.Ask = append(r.Ask, k.KeepOut())
 	}
 	r.Ask = append(r.Ask, ExternalDirectoryCat("OpenCode"))
@@ -219,8 +219,8 @@ func (c *Reader) markdown(dir string) {
 	}
 }
 
-// everything is every rule, general and of every agent.
-func (c *Reader) everything() []Rule {
+// Everything is every rule, general and of every agent.
+func (c *Reader) Everything() []Rule {
 	out := append([]Rule(nil), c.User...)
 	for _, rules := range c.Agents {
 		out = append(out, rules...)
