@@ -95,7 +95,10 @@ func Load(r *permission.Rules, env permission.Env) {
 	mdDirs := []string{filepath.Join(global, "kilo"), filepath.Join(env.Home, ".kilocode"), filepath.Join(env.Home, ".kilo")}
 	inDir(filepath.Join(global, "kilo"))
 	inDir(filepath.Join(env.Home, ".kilocode"))
-	inDir("/etc/kilo")
+	inDir(opencode.ManagedDir(env, "kilo"))
+	// ~/.kilo holds config documents too (a config folder by its name),
+	// wherever the project is
+	inDir(filepath.Join(env.Home, ".kilo"))
 	if d := env.Getenv("KILO_CONFIG_DIR"); d != "" {
 		inDir(d)
 		mdDirs = append(mdDirs, d)
@@ -156,12 +159,20 @@ func Load(r *permission.Rules, env permission.Env) {
 	case agent == "orchestrator":
 		// bash "deny" after the user's rules: nothing runs either way.
 	case kiloCodeAgent(agent):
-		add(agents[agent])
+		// Kilo names its build agent code (agent.build is the code
+		// agent), and an agent file's front matter `name:` or an
+		// agent's `name` renames it: gotk cannot key every rule by the
+		// name chat.params reports, so every agent's rules keep gotk out
+		for _, rules := range agents {
+			add(rules)
+		}
 		if !hasCatchAll(user) && !hasCatchAll(agents[agent]) {
 			defaults(kiloCodeDefaults(), "Kilo's code agent defaults")
 		}
 	case agent == "plan" || agent == "ask":
-		add(agents[agent])
+		for _, rules := range agents {
+			add(rules)
+		}
 		ro := kiloReadOnlyDefaults()
 		defaults(ro[:len(ro)-1], "Kilo's "+agent+" agent defaults")
 	default: // explore, a user's own agent, or unknown: every agent's
@@ -193,7 +204,7 @@ func Load(r *permission.Rules, env permission.Env) {
 	case "plan", "ask", "explore", "orchestrator":
 		// their defaults end in "*": "deny", after the user's rules
 	default:
-		if !hasCatchAll(user) && !hasCatchAll(agents[agent]) {
+		if !hasCatchAll(user) && !hasCatchAll(agents[agent]) && !hasCatchAll(agents["build"]) && !hasCatchAll(agents["code"]) {
 			everything("Kilo's code agent defaults")
 		}
 	}

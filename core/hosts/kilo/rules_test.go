@@ -119,3 +119,34 @@ func TestKiloSources(t *testing.T) {
 		t.Error("broken front matter: rules readable")
 	}
 }
+
+// TestKiloRuleSourcesAsKiloReads: ~/.kilo/kilo.json counts for a project
+// outside the home folder; agent.build's rules are the code agent's (Kilo
+// renames it), and an agent file's front matter name: renames its agent.
+func TestKiloRuleSourcesAsKiloReads(t *testing.T) {
+	for name, setup := range map[string]func(home, proj string){
+		"~/.kilo": func(home, proj string) {
+			permissiontest.Write(t, filepath.Join(home, ".kilo", "kilo.json"), `{"permission": {"bash": {"*": "allow", "git push *": "deny"}}}`)
+		},
+		"agent.build": func(home, proj string) {
+			permissiontest.Write(t, filepath.Join(proj, ".kilo", "kilo.json"), `{"permission": {"bash": "allow"}, "agent": {"build": {"permission": {"bash": {"git push *": "deny"}}}}}`)
+		},
+		"front matter name": func(home, proj string) {
+			permissiontest.Write(t, filepath.Join(proj, ".kilo", "kilo.json"), `{"permission": {"bash": "allow"}}`)
+			permissiontest.Write(t, filepath.Join(proj, ".kilo", "agents", "team-build.md"), "---\nname: code\npermission:\n  bash:\n    \"git push *\": deny\n---\nx\n")
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			home := t.TempDir()
+			proj := filepath.Join(t.TempDir(), "proj") // outside home
+			permissiontest.Write(t, filepath.Join(proj, ".git", "HEAD"), "ref: refs/heads/main\n")
+			setup(home, proj)
+			vars := map[string]string{"XDG_CONFIG_HOME": filepath.Join(home, ".config"), "GOTK_KILO_AGENT": "code"}
+			r := Host.LoadRules(permissiontest.Env(home, proj, vars))
+			if r.Unreadable {
+				t.Fatalf("unreadable: %v", r.Warnings)
+			}
+			permissiontest.CheckAll(t, r, map[string]permission.Verdict{"git push origin main": permission.Ask, "git status": permission.Default})
+		})
+	}
+}

@@ -2,7 +2,7 @@ package opencode
 
 import (
 	"bytes"
-	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -22,13 +22,10 @@ const maxAgentFiles = 256
 func agentMarkdown(dir string) (files []agentFile, ok bool) {
 	for _, sub := range []string{"agent", "agents"} {
 		root := filepath.Join(dir, sub)
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(d.Name(), ".md") {
-				return nil
-			}
+		walkFollow(root, map[string]bool{}, func(p string) bool {
 			rel, _ := filepath.Rel(root, p)
 			files = append(files, agentFile{p, strings.TrimSuffix(filepath.ToSlash(rel), ".md")})
-			return nil
+			return len(files) <= maxAgentFiles
 		})
 	}
 	for _, sub := range []string{"mode", "modes"} {
@@ -42,6 +39,39 @@ func agentMarkdown(dir string) (files []agentFile, ok bool) {
 }
 
 type agentFile struct{ path, name string }
+
+// walkFollow calls fn for each .md file under dir, following symbolic
+// links to directories and files as OpenCode's glob does (Bun.Glob with
+// followSymlinks: `.opencode/agents -> ../.claude/agents` is a common
+// way to share agents); a directory already visited (by its resolved
+// path) is not entered again. fn returns false to stop.
+func walkFollow(dir string, seen map[string]bool, fn func(string) bool) bool {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil || seen[real] {
+		return true
+	}
+	seen[real] = true
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return true
+	}
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		fi, err := os.Stat(p) // through a link
+		switch {
+		case err != nil:
+		case fi.IsDir():
+			if !walkFollow(p, seen, fn) {
+				return false
+			}
+		case fi.Mode().IsRegular() && strings.HasSuffix(e.Name(), ".md"):
+			if !fn(p) {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // frontmatter decodes the YAML front matter of a markdown file (between a
 // first line "---" and the next); none is an empty map.

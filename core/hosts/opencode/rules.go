@@ -1,15 +1,37 @@
 package opencode
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/gotk-dev/gotk/core/permission"
 )
 
-// OpenCodeManagedDir is where OpenCode reads its managed config on Linux.
-const openCodeManagedDir = "/etc/opencode"
+// ManagedDir is where OpenCode (name "opencode") or Kilo ("kilo") reads its
+// managed config: /Library/Application Support/NAME on macOS,
+// %ProgramData%\NAME on Windows, /etc/NAME elsewhere
+// (ConfigManaged.managedConfigDir).
+func ManagedDir(env permission.Env, name string) string {
+	if env.ManagedDir != "" {
+		return filepath.Join(env.ManagedDir, name)
+	}
+	switch runtime.GOOS {
+	case "darwin":
+		return filepath.Join("/Library/Application Support", name)
+	case "windows":
+		if d := env.Getenv("ProgramData"); d != "" {
+			return filepath.Join(d, name)
+		}
+		return filepath.Join(`C:\ProgramData`, name)
+	}
+	return filepath.Join("/etc", name)
+}
 
 // Load reads the rules of OpenCode (the OpenCode plugin's host, `gotk
 // rewrite --host opencode`).
@@ -69,7 +91,7 @@ func Load(r *permission.Rules, env permission.Env) {
 	inDir := func(d string) {
 		files = append(files, filepath.Join(d, "opencode.json"), filepath.Join(d, "opencode.jsonc"))
 	}
-	if env.Cwd != "" && env.Getenv("OPENCODE_DISABLE_PROJECT_CONFIG") == "" {
+	if env.Cwd != "" && !truthy(env.Getenv("OPENCODE_DISABLE_PROJECT_CONFIG")) {
 		for d := filepath.Clean(env.Cwd); ; d = filepath.Dir(d) {
 			inDir(d)
 			inDir(filepath.Join(d, ".opencode"))
@@ -87,11 +109,7 @@ func Load(r *permission.Rules, env permission.Env) {
 		inDir(d)
 		dirs = append(dirs, d)
 	}
-	managed := openCodeManagedDir
-	if env.ManagedDir != "" {
-		managed = filepath.Join(env.ManagedDir, "opencode")
-	}
-	inDir(managed)
+	inDir(ManagedDir(env, "opencode"))
 
 	c := NewReader(r, env)
 	for _, f := range files {
@@ -160,8 +178,18 @@ func (c *Reader) Rest(dirs []string, prefix string) {
 	}
 }
 
-// json adds a config document's rules.
+// json adds a config document's rules, after the substitutions OpenCode
+// makes in its text.
 func (c *Reader) json(source string, data []byte, counts bool) {
+	dir := c.env.Cwd
+	if filepath.IsAbs(source) {
+		dir = filepath.Dir(source)
+	}
+	data, err := substitute(c.env, data, dir)
+	if err != nil {
+		c.r.MarkUnreadable("gotk: %s: %v", source, err)
+		return
+	}
 	var doc map[string]any
 	if err := permission.ParseJSONC(data, &doc); err != nil {
 		c.r.MarkUnreadable("gotk: %s: %s", source, permission.OneLine(err.Error()))
@@ -281,3 +309,47 @@ func ExternalDirectoryCat(agent string) permission.Rule {
 			return false
 		}}
 }
+
+var (
+	envRef  = regexp.MustCompile(`\{env:([^}]+)\}`)
+	fileRef = regexp.MustCompile(`\{file:[^}]+\}`)
+)
+
+// substitute makes OpenCode's text substitutions in a config document
+// before it is parsed (config.ts load: {env:NAME} becomes the variable's
+// value, {file:PATH} the file's trimmed text escaped for a JSON string,
+// PATH relative to the document's folder, ~/ the home folder; a {file:}
+// on a line that starts with // is left). A rule key can come from
+// either: `"{env:BLOCK}": "deny"`. A file it cannot read fails the
+// document, as it fails OpenCode's config.
+func substitute(env permission.Env, data []byte, dir string) ([]byte, error) {
+	if !bytes.Contains(data, []byte("{env:")) && !bytes.Contains(data, []byte("{file:")) {
+		return data, nil
+	}
+	text := envRef.ReplaceAllStringFunc(string(data), func(m string) string {
+		return env.Getenv(envRef.FindStringSubmatch(m)[1])
+	})
+	lines := strings.Split(text, "\n")
+	for _, m := range fileRef.FindAllString(text, -1) {
+		i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, m) })
+		if i >= 0 && strings.HasPrefix(strings.TrimSpace(lines[i]), "//") {
+			continue
+		}
+		p := strings.TrimSuffix(strings.TrimPrefix(m, "{file:"), "}")
+		if strings.HasPrefix(p, "~/") {
+			p = filepath.Join(env.Home, p[2:])
+		} else if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		b, err := env.Read(p)
+		if err != nil {
+			return nil, err
+		}
+		q, _ := json.Marshal(strings.TrimSpace(string(b)))
+		text = strings.Replace(text, m, string(q[1:len(q)-1]), 1)
+	}
+	return []byte(text), nil
+}
+
+// truthy is how OpenCode reads a flag variable: "true" or "1", any case.
+func truthy(v string) bool { return strings.EqualFold(v, "true") || v == "1" }

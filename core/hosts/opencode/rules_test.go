@@ -3,6 +3,7 @@ package opencode
 import (
 	"fmt"
 	"math/rand"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -143,5 +144,61 @@ func TestOpenCodeProperty(t *testing.T) {
 				t.Fatalf("rules %v: %q is %s, its rewrite %s, yet gotk would rewrite", rules, cmd, a, b)
 			}
 		}
+	}
+}
+
+// TestOpenCodeRuleSourcesAsOpenCodeReads: rules that reach OpenCode
+// through its text substitutions, a symbolic link to shared agents, or a
+// flag variable OpenCode reads as false keep `git push` from being
+// rewritten too.
+func TestOpenCodeRuleSourcesAsOpenCodeReads(t *testing.T) {
+	md := "---\ndescription: x\npermission:\n  bash:\n    \"git push *\": deny\n---\nYou review.\n"
+	for name, c := range map[string]struct {
+		setup func(home, proj string)
+		vars  map[string]string
+	}{
+		"{env:} key": {func(home, proj string) {
+			permissiontest.Write(t, filepath.Join(proj, "opencode.json"), `{"permission": {"bash": {"{env:OC_BLOCK}": "deny"}}}`)
+		}, map[string]string{"OC_BLOCK": "git push *"}},
+		"{file:} key": {func(home, proj string) {
+			permissiontest.Write(t, filepath.Join(proj, "blocked.txt"), "git push *\n")
+			permissiontest.Write(t, filepath.Join(proj, "opencode.json"), `{"permission": {"bash": {"{file:./blocked.txt}": "deny"}}}`)
+		}, nil},
+		"{file:~/} key": {func(home, proj string) {
+			permissiontest.Write(t, filepath.Join(home, "b.txt"), "git push *")
+			permissiontest.Write(t, filepath.Join(home, ".config", "opencode", "opencode.jsonc"), "{\n// {file:./nowhere} in a comment is left\n\"permission\": {\"bash\": {\"{file:~/b.txt}\": \"deny\"}}}")
+		}, nil},
+		"symlinked agents": {func(home, proj string) {
+			permissiontest.Write(t, filepath.Join(proj, ".claude", "agents", "reviewer.md"), md)
+			os.MkdirAll(filepath.Join(proj, ".opencode"), 0o755)
+			if err := os.Symlink(filepath.Join("..", ".claude", "agents"), filepath.Join(proj, ".opencode", "agents")); err != nil {
+				t.Fatal(err)
+			}
+		}, nil},
+		"OPENCODE_DISABLE_PROJECT_CONFIG=0": {func(home, proj string) {
+			permissiontest.Write(t, filepath.Join(proj, "opencode.json"), `{"permission": {"bash": {"git push *": "deny"}}}`)
+		}, map[string]string{"OPENCODE_DISABLE_PROJECT_CONFIG": "0"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			home := t.TempDir()
+			proj := filepath.Join(home, "p")
+			c.setup(home, proj)
+			r := Host.LoadRules(permissiontest.Env(home, proj, c.vars))
+			if r.Unreadable {
+				t.Fatalf("unreadable: %q", r.Warnings)
+			}
+			permissiontest.CheckAll(t, r, map[string]permission.Verdict{"git push origin main": permission.Ask, "git status": permission.Default})
+		})
+	}
+	// OPENCODE_DISABLE_PROJECT_CONFIG=TRUE does skip the project's config;
+	// a {file:} OpenCode cannot read fails the document, as OpenCode fails
+	home := t.TempDir()
+	proj := filepath.Join(home, "p")
+	permissiontest.Write(t, filepath.Join(proj, "opencode.json"), `{"permission": {"bash": {"git push *": "deny"}}}`)
+	permissiontest.CheckAll(t, Host.LoadRules(permissiontest.Env(home, proj, map[string]string{"OPENCODE_DISABLE_PROJECT_CONFIG": "TRUE"})),
+		map[string]permission.Verdict{"git push origin main": permission.Default})
+	permissiontest.Write(t, filepath.Join(proj, "opencode.json"), `{"permission": {"bash": {"{file:missing.txt}": "deny"}}}`)
+	if r := Host.LoadRules(permissiontest.Env(home, proj, nil)); !r.Unreadable {
+		t.Errorf("a {file:} that cannot be read: not unreadable")
 	}
 }
