@@ -57,17 +57,15 @@ func walkFollow(dir string, seen map[string]bool, fn func(string) bool) bool {
 	}
 	for _, e := range ents {
 		p := filepath.Join(dir, e.Name())
-		fi, err := os.Stat(p) // through a link
-		switch {
-		case err != nil:
-		case fi.IsDir():
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() { // through a link
 			if !walkFollow(p, seen, fn) {
 				return false
 			}
-		case fi.Mode().IsRegular() && strings.HasSuffix(e.Name(), ".md"):
-			if !fn(p) {
-				return false
-			}
+			continue
+		}
+		// any other .md, a FIFO or a device too: the reader refuses it
+		if strings.HasSuffix(e.Name(), ".md") && !fn(p) {
+			return false
 		}
 	}
 	return true
