@@ -130,6 +130,9 @@ func Load(r *permission.Rules, env permission.Env) {
 		}
 	}
 
+	if src, ok := opencode.RemoteConfig(env, "kilo", "KILO"); ok {
+		r.MarkUnreadable("gotk: %s holds a .well-known login: Kilo loads that organisation's config, whose rules gotk cannot read", src)
+	}
 	c := opencode.NewReader(r, env)
 	for i, f := range files {
 		c.File(f, i < applies)

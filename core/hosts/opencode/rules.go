@@ -71,9 +71,10 @@ func ManagedDir(env permission.Env, name string) string {
 //     mode.NAME.permission; every key matching "bash" as a wildcard ("*",
 //     "b*", "ba?h") counts.
 //
-// Not modelled: remote configs (.well-known, an account's organisation),
-// which need the network; where they set rules, gotk may rewrite a command
-// they name. `cat` is also an ask rule: OpenCode asks before cat reads
+// Remote configs need the network: where auth.json holds a .well-known
+// login, gotk steps aside (RemoteConfig); an account's organisation config
+// is not modelled — where it sets rules, gotk may rewrite a command they
+// name. `cat` is also an ask rule: OpenCode asks before cat reads
 // outside the project, looking for cat as the program.
 func Load(r *permission.Rules, env permission.Env) {
 	r.SourceText = true
@@ -111,6 +112,9 @@ func Load(r *permission.Rules, env permission.Env) {
 	}
 	inDir(ManagedDir(env, "opencode"))
 
+	if src, ok := RemoteConfig(env, "opencode", "OPENCODE"); ok {
+		r.MarkUnreadable("gotk: %s holds a .well-known login: OpenCode loads that organisation's config, whose rules gotk cannot read", src)
+	}
 	c := NewReader(r, env)
 	for _, f := range files {
 		c.File(f, true)
@@ -353,3 +357,39 @@ func substitute(env permission.Env, data []byte, dir string) ([]byte, error) {
 
 // truthy is how OpenCode reads a flag variable: "true" or "1", any case.
 func truthy(v string) bool { return strings.EqualFold(v, "true") || v == "1" }
+
+// RemoteConfig reports the auth store of an OpenCode-like host (name
+// "opencode" or "kilo", its variables prefixed OPENCODE or KILO) when it
+// holds a "wellknown" login: the host then fetches an organisation's
+// config from its .well-known URL at start, whose rules gotk, which never
+// calls out, cannot read (Config.loadInstanceState). The store is
+// $<PREFIX>_AUTH_CONTENT, or auth.json in the host's data folder
+// ($XDG_DATA_HOME/NAME, ~/.local/share/NAME); only each entry's type is
+// read.
+func RemoteConfig(env permission.Env, name, prefix string) (source string, ok bool) {
+	data := []byte(env.Getenv(prefix + "_AUTH_CONTENT"))
+	source = "$" + prefix + "_AUTH_CONTENT"
+	if len(data) == 0 {
+		dir := env.Getenv("XDG_DATA_HOME")
+		if dir == "" {
+			dir = filepath.Join(env.Home, ".local", "share")
+		}
+		source = filepath.Join(dir, name, "auth.json")
+		var err error
+		if data, err = env.Read(source); err != nil {
+			return "", false
+		}
+	}
+	var entries map[string]struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(data, &entries) != nil {
+		return "", false
+	}
+	for _, e := range entries {
+		if e.Type == "wellknown" {
+			return source, true
+		}
+	}
+	return "", false
+}

@@ -202,3 +202,25 @@ func TestOpenCodeRuleSourcesAsOpenCodeReads(t *testing.T) {
 		t.Errorf("a {file:} that cannot be read: not unreadable")
 	}
 }
+
+// TestOpenCodeRemoteConfig: a .well-known login in auth.json (or
+// $OPENCODE_AUTH_CONTENT) makes OpenCode fetch an organisation's config,
+// rules and all, which gotk cannot read: it steps aside. An API key login
+// changes nothing.
+func TestOpenCodeRemoteConfig(t *testing.T) {
+	home := t.TempDir()
+	proj := filepath.Join(home, "p")
+	auth := filepath.Join(home, ".local", "share", "opencode", "auth.json")
+	permissiontest.Write(t, auth, `{"anthropic": {"type": "api", "key": "sk-x"}}`)
+	if r := Host.LoadRules(permissiontest.Env(home, proj, nil)); r.Unreadable {
+		t.Fatalf("an API key login: unreadable %q", r.Warnings)
+	}
+	permissiontest.Write(t, auth, `{"https://corp.example": {"type": "wellknown", "key": "TOKEN", "token": "t"}}`)
+	if r := Host.LoadRules(permissiontest.Env(home, proj, nil)); !r.Unreadable {
+		t.Errorf("a .well-known login: the rules stay readable")
+	}
+	os.Remove(auth)
+	if r := Host.LoadRules(permissiontest.Env(home, proj, map[string]string{"OPENCODE_AUTH_CONTENT": `{"x": {"type": "wellknown", "key": "K", "token": "t"}}`})); !r.Unreadable {
+		t.Errorf("$OPENCODE_AUTH_CONTENT with a .well-known login: the rules stay readable")
+	}
+}
