@@ -140,7 +140,8 @@ func Load(r *permission.Rules, env permission.Env) {
 	c.Rest(mdDirs, "KILO")
 	user, agents := c.User, c.Agents
 
-	// The live rules of the agent (or of every agent).
+	// The live rules: the user's, every agent's, and the defaults of the
+	// agent (or of every agent).
 	agent := env.Getenv("GOTK_KILO_AGENT")
 	var live []opencode.Rule
 	add := func(rules []opencode.Rule) { live = append(live, opencode.Live(rules)...) }
@@ -158,30 +159,24 @@ func Load(r *permission.Rules, env permission.Env) {
 		return false
 	}
 	add(user)
+	// Every agent's rules keep gotk out, whichever agent is active: Kilo
+	// names its build agent code (agent.build is the code agent), and an
+	// agent file's front matter `name:` or an agent's `name` renames it,
+	// so gotk cannot key each rule by the name chat.params reports.
+	for _, rules := range agents {
+		add(rules)
+	}
 	switch {
 	case agent == "orchestrator":
 		// bash "deny" after the user's rules: nothing runs either way.
 	case kiloCodeAgent(agent):
-		// Kilo names its build agent code (agent.build is the code
-		// agent), and an agent file's front matter `name:` or an
-		// agent's `name` renames it: gotk cannot key every rule by the
-		// name chat.params reports, so every agent's rules keep gotk out
-		for _, rules := range agents {
-			add(rules)
-		}
 		if !hasCatchAll(user) && !hasCatchAll(agents[agent]) {
 			defaults(kiloCodeDefaults(), "Kilo's code agent defaults")
 		}
 	case agent == "plan" || agent == "ask":
-		for _, rules := range agents {
-			add(rules)
-		}
 		ro := kiloReadOnlyDefaults()
 		defaults(ro[:len(ro)-1], "Kilo's "+agent+" agent defaults")
 	default: // explore, a user's own agent, or unknown: every agent's
-		for _, rules := range agents {
-			add(rules)
-		}
 		defaults(kiloCodeDefaults(), "Kilo's code agent defaults")
 		defaults(kiloReadOnlyDefaults(), "Kilo's read-only agents' defaults")
 	}
