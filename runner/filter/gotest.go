@@ -64,6 +64,37 @@ type testEvent struct {
 	FailedBuild string
 }
 
+// goEventCount counts go test -json's results: tests passed, failed and
+// skipped, packages passed, failed, and without tests.
+type goEventCount struct {
+	passed, failed, skipped, pkgOK, pkgFail, pkgNone int
+}
+
+// add counts one event: a pass, fail or skip of a test or of a package
+// (a package's skip: it has no tests); any other action counts nothing.
+func (c *goEventCount) add(e testEvent) {
+	test := e.Test != ""
+	switch {
+	case e.Action == "pass" && test:
+		c.passed++
+	case e.Action == "fail" && test:
+		c.failed++
+	case e.Action == "skip" && test:
+		c.skipped++
+	case e.Action == "pass":
+		c.pkgOK++
+	case e.Action == "fail":
+		c.pkgFail++
+	case e.Action == "skip":
+		c.pkgNone++
+	}
+}
+
+// summary is go test's count line for c.
+func (c goEventCount) summary() string {
+	return goTestSummary(c.passed, c.failed, c.skipped, c.pkgOK+c.pkgFail, c.pkgFail, c.pkgNone)
+}
+
 // testFraming are test2json's own framing lines, noise in every rendering.
 var testFraming = lazy(`^\s*=== (RUN|PAUSE|CONT|NAME)\s`)
 
@@ -76,15 +107,16 @@ func (goTest) Render(in Input) (Output, error) {
 		return lineFilter{noise: goNoise}.Render(in)
 	}
 	var (
-		other                         []string // stdout lines that are not events
-		order                         []goTestKey
-		out                           = map[goTestKey][]string{}
-		build                         = map[string][]string{}
-		buildOrder                    []string
-		failed                        []goTestKey
-		pkgFail, pkgOK, pkgNoTests    []string
-		passed, failedN, skipped, evs int
-		coverage                      []string
+		other          []string // stdout lines that are not events
+		order          []goTestKey
+		out            = map[goTestKey][]string{}
+		build          = map[string][]string{}
+		buildOrder     []string
+		failed         []goTestKey
+		pkgFail, pkgOK []string
+		counts         goEventCount
+		evs            int
+		coverage       []string
 	)
 	for _, l := range bytes.Split(in.Stdout, []byte("\n")) {
 		if len(bytes.TrimSpace(l)) == 0 {
@@ -96,6 +128,7 @@ func (goTest) Render(in Input) (Output, error) {
 			continue
 		}
 		evs++
+		counts.add(e)
 		k := goTestKey{e.Package, e.Test}
 		switch e.Action {
 		case "build-output":
@@ -109,23 +142,14 @@ func (goTest) Render(in Input) (Output, error) {
 			}
 			out[k] = append(out[k], strings.TrimSuffix(e.Output, "\n"))
 		case "pass":
-			if e.Test != "" {
-				passed++
-			} else {
+			if e.Test == "" {
 				pkgOK = append(pkgOK, e.Package)
 			}
 		case "fail":
 			if e.Test != "" {
-				failedN++
 				failed = append(failed, k)
 			} else {
 				pkgFail = append(pkgFail, e.Package)
-			}
-		case "skip":
-			if e.Test != "" {
-				skipped++
-			} else {
-				pkgNoTests = append(pkgNoTests, e.Package)
 			}
 		}
 	}
@@ -183,10 +207,10 @@ func (goTest) Render(in Input) (Output, error) {
 			}
 		}
 	}
-	res = append(res, passedOutput(in, order, out, failed, passed+failedN+skipped)...)
+	res = append(res, passedOutput(in, order, out, failed, counts.passed+counts.failed+counts.skipped)...)
 	res = append(res, other...)
 	res = append(res, coverage...)
-	res = append(res, goTestSummary(passed, failedN, skipped, len(pkgOK)+len(pkgFail), len(pkgFail), len(pkgNoTests)))
+	res = append(res, counts.summary())
 	if len(pkgOK) > 0 {
 		res = append(res, "  ok: "+foldPackages(pkgOK))
 	}

@@ -344,12 +344,6 @@ func (s *Stream) tells(n int64, shown string) (tells, room bool) {
 	return true, len(s.kept) < tellMax && s.keptLen < tellBytes
 }
 
-// goEventCount counts go test -json's results: tests passed, failed and
-// skipped, packages passed, failed, and without tests.
-type goEventCount struct {
-	passed, failed, skipped, pkgOK, pkgFail, pkgNone int
-}
-
 // count reads one event's action (and whether it is a test's) without
 // decoding the whole line: the results are a small part of the events.
 func (c *goEventCount) count(l []byte) {
@@ -362,28 +356,14 @@ func (c *goEventCount) count(l []byte) {
 	if j < 0 {
 		return
 	}
-	action := string(rest[:j])
-	if action != "pass" && action != "fail" && action != "skip" {
+	if action := string(rest[:j]); action != "pass" && action != "fail" && action != "skip" {
 		return
 	}
 	var e testEvent
 	if json.Unmarshal(l, &e) != nil {
 		return
 	}
-	switch {
-	case e.Test != "" && action == "pass":
-		c.passed++
-	case e.Test != "" && action == "fail":
-		c.failed++
-	case e.Test != "":
-		c.skipped++
-	case action == "pass":
-		c.pkgOK++
-	case action == "fail":
-		c.pkgFail++
-	default:
-		c.pkgNone++
-	}
+	c.add(e)
 }
 
 // shortKept bounds a kept line's text.
@@ -898,7 +878,7 @@ func (s *Stream) Render(in Input, note string) Output {
 	}
 	if c := s.goEvents; s.goJSON && c != (goEventCount{}) {
 		// go test's own result, from every event
-		fmt.Fprintln(&out, goTestSummary(c.passed, c.failed, c.skipped, c.pkgOK+c.pkgFail, c.pkgFail, c.pkgNone))
+		fmt.Fprintln(&out, c.summary())
 	}
 	sum := fmt.Sprintf("gotk: %s bytes, %s lines streamed", count(s.bytes[0]+s.bytes[1]), count(total))
 	if b := s.binary[0] + s.binary[1]; b > 0 {
