@@ -97,23 +97,7 @@ func Load(r *permission.Rules, env permission.Env) {
 				r.MarkUnreadable("gotk: %s: %v", f, err)
 				continue
 			}
-			r.Sources = append(r.Sources, f)
-			for _, cr := range rules {
-				rule := permission.Rule{Pattern: cr.String(), Raw: cr.raw, Source: f}
-				switch cr.decision {
-				case "forbidden":
-					rule.Test = cr.matcher(true)
-					r.Deny = append(r.Deny, rule)
-				case "prompt":
-					rule.Test = cr.matcher(true)
-					r.Ask = append(r.Ask, rule)
-				case "allow":
-					if d.allow {
-						rule.Test = cr.matcher(false)
-						r.Allow = append(r.Allow, rule)
-					}
-				}
-			}
+			addCodexRules(r, rules, f, d.allow)
 		}
 	}
 }
@@ -534,13 +518,27 @@ func loadRequirements(r *permission.Rules, env permission.Env, path string) {
 		cr.decision = *pr.Decision
 		rules = append(rules, cr)
 	}
-	r.Sources = append(r.Sources, path)
+	addCodexRules(r, rules, path, false)
+}
+
+// addCodexRules adds the rules of one source: forbidden as deny, prompt as
+// ask, allow only where allow says its allow rules count.
+func addCodexRules(r *permission.Rules, rules []codexRule, source string, allow bool) {
+	r.Sources = append(r.Sources, source)
 	for _, cr := range rules {
-		rule := permission.Rule{Pattern: cr.String(), Raw: cr.raw, Source: path, Test: cr.matcher(true)}
-		if cr.decision == "forbidden" {
+		rule := permission.Rule{Pattern: cr.String(), Raw: cr.raw, Source: source}
+		switch cr.decision {
+		case "forbidden":
+			rule.Test = cr.matcher(true)
 			r.Deny = append(r.Deny, rule)
-		} else {
+		case "prompt":
+			rule.Test = cr.matcher(true)
 			r.Ask = append(r.Ask, rule)
+		case "allow":
+			if allow {
+				rule.Test = cr.matcher(false)
+				r.Allow = append(r.Allow, rule)
+			}
 		}
 	}
 }
