@@ -132,6 +132,15 @@ func (r *Rules) Add(dst *[]Rule, entries []any, source, tool string) {
 	}
 }
 
+// Entries are rule entries from flags (strings) in the form Add takes.
+func Entries(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
 // OneLine joins s's lines and runs of spaces into one line.
 func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 

@@ -113,9 +113,9 @@ func Load(r *permission.Rules, env permission.Env) {
 			addRules(r, doc, f.path, !managedOnly)
 		}
 	}
-	r.Add(&r.Deny, anys(env.Session.Deny), "--disallowedTools", "Bash")
+	r.Add(&r.Deny, permission.Entries(env.Session.Deny), "--disallowedTools", "Bash")
 	if !managedOnly {
-		r.Add(&r.Allow, anys(env.Session.Allow), "--allowedTools", "Bash")
+		r.Add(&r.Allow, permission.Entries(env.Session.Allow), "--allowedTools", "Bash")
 	}
 	r.Dirs = append(r.Dirs, env.Session.Dirs...)
 	if proj != "" {
@@ -140,14 +140,6 @@ func addRules(r *permission.Rules, doc map[string]any, source string, rules bool
 			r.Dirs = append(r.Dirs, s)
 		}
 	}
-}
-
-func anys(s []string) []any {
-	out := make([]any, len(s))
-	for i, x := range s {
-		out[i] = x
-	}
-	return out
 }
 
 // Project is the project directory Claude Code reads settings from:

@@ -100,7 +100,7 @@ func Load(r *permission.Rules, env permission.Env) {
 	// tools.allowed they replace: an extra allow only keeps gotk from
 	// rewriting), --policy and --admin-policy (in place of the settings').
 	for _, prefix := range []string{"run_shell_command", "ShellTool"} {
-		r.AddRanked(&r.Allow, anySlice(env.Session.Allow), "--allowed-tools", prefix, geminiAllowedPriority)
+		r.AddRanked(&r.Allow, permission.Entries(env.Session.Allow), "--allowed-tools", prefix, geminiAllowedPriority)
 	}
 	if env.Session.Policies != nil {
 		policyPaths = resolvePaths(env, env.Session.Policies)
@@ -120,14 +120,6 @@ func match(pattern, cmd string) bool {
 		return true
 	}
 	return p != "" && permission.WordPrefix(permission.Normalize(cmd), p)
-}
-
-func anySlice(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
 }
 
 // resolvePaths resolves policy paths from flags as Gemini CLI does
