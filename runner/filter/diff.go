@@ -255,8 +255,11 @@ func diffPage(res []string, files []diffPart, in Input) ([]string, bool) {
 	const noteLen = 120
 	lead := files[0].at // lines before the first file (none in a diff)
 	n := 0              // files shown whole
-	for n < len(files) && linesSize(res[:files[n].end])+listed[n+1]+noteLen <= room {
-		n++
+	for size, from := 0, 0; n < len(files); n++ {
+		size, from = size+linesSize(res[from:files[n].end]), files[n].end
+		if size+listed[n+1]+noteLen > room {
+			break
+		}
 	}
 	out := append([]string{}, res[:lead]...)
 	if n > 0 {
@@ -265,11 +268,7 @@ func diffPage(res []string, files []diffPart, in Input) ([]string, bool) {
 		// the first file alone passes the room: as much of it as fits
 		// beside the list of the others, and what it left out
 		first := res[files[0].at:files[0].end]
-		k := 0
-		for k < len(first) && linesSize(first[:k+1]) <= avail {
-			k++
-		}
-		if k > 0 {
+		if k := fitting(first, avail); k > 0 {
 			out = append(out, first[:k]...)
 			out = append(out, moreLine(len(first)-k, "lines in this file", in))
 			n = 1

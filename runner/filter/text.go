@@ -223,14 +223,18 @@ func pageCut(out []string, budget int) int {
 	if linesSize(out) <= budget*5/4 {
 		return len(out)
 	}
+	return max(fitting(out, budget), 1)
+}
+
+// fitting is how many of ls's first lines fit in budget bytes printed.
+func fitting(ls []string, budget int) int {
 	size := 0
-	for i, l := range out {
-		size += len(l) + 1
-		if size > budget {
-			return max(i, 1)
+	for i, l := range ls {
+		if size += len(l) + 1; size > budget {
+			return i
 		}
 	}
-	return len(out)
+	return len(ls)
 }
 
 // linesSize is the size of ls printed, newlines included.
