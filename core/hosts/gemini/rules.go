@@ -80,7 +80,7 @@ func Load(r *permission.Rules, env permission.Env) {
 			continue
 		}
 		policyPaths = append(policyPaths, f.d.PolicyPaths...)
-		for _, prefix := range []string{"run_shell_command", "ShellTool"} {
+		for _, prefix := range shellToolNames {
 			r.AddRanked(&r.Deny, f.d.Tools.Exclude, f.path, prefix, geminiExcludePriority)
 			r.AddRanked(&r.Ask, f.d.Tools.ConfirmationRequired, f.path, prefix, geminiConfirmPriority)
 			r.AddRanked(&r.Allow, f.d.Tools.Allowed, f.path, prefix, geminiAllowedPriority)
@@ -99,7 +99,7 @@ func Load(r *permission.Rules, env permission.Env) {
 	// The session's flags: --allowed-tools (kept beside the settings'
 	// tools.allowed they replace: an extra allow only keeps gotk from
 	// rewriting), --policy and --admin-policy (in place of the settings').
-	for _, prefix := range []string{"run_shell_command", "ShellTool"} {
+	for _, prefix := range shellToolNames {
 		r.AddRanked(&r.Allow, permission.Entries(env.Session.Allow), "--allowed-tools", prefix, geminiAllowedPriority)
 	}
 	if env.Session.Policies != nil {
@@ -111,6 +111,10 @@ func Load(r *permission.Rules, env permission.Env) {
 	loadGeminiPolicies(r, env, geminiPolicyPaths(env, trusted, policyPaths, adminPaths))
 	r.Deny = append(r.Deny, geminiHeuristicRules(trusted)...)
 }
+
+// shellToolNames are the names a settings entry gives Gemini's shell tool
+// (SHELL_TOOL_NAMES): run_shell_command(git log), ShellTool(git log).
+var shellToolNames = []string{"run_shell_command", "ShellTool"}
 
 // match implements Gemini CLI's run_shell_command(...) rules: a
 // word-boundary prefix of the command.
