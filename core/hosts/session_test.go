@@ -246,3 +246,18 @@ func TestReadSessionGemini(t *testing.T) {
 		t.Errorf("no gemini: %+v", s)
 	}
 }
+
+// TestProbeRunsUnderItsAgent: a hook that reads its session from the
+// agent process above it never allows without one, so `gotk verify` must
+// probe it beneath a process its host recognises (Gemini's probe ran with
+// no parent and verify failed a working hook).
+func TestProbeRunsUnderItsAgent(t *testing.T) {
+	for _, d := range All {
+		if d.Flags == nil || d.Probe == nil || !d.Probe.Rewrites {
+			continue
+		}
+		if d.Probe.Under == "" || !d.Flags.Is([]string{d.Probe.Under}) {
+			t.Errorf("%s: probe runs under %q, which its host does not take for its agent", d.Name, d.Probe.Under)
+		}
+	}
+}

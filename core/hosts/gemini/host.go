@@ -43,7 +43,7 @@ var Host = &host.Def{
 			}}}
 		},
 	},
-	Probe: &host.Probe{Command: "git status", Rewrites: true, Answer: []string{"hookSpecificOutput", "tool_input", "command"},
+	Probe: &host.Probe{Command: "git status", Rewrites: true, Under: "gemini", Answer: []string{"hookSpecificOutput", "tool_input", "command"},
 		Payload: func(cwd, cmd string) any {
 			return map[string]any{"session_id": "gotk-verify", "cwd": cwd, "hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
 				"tool_input": map[string]any{"command": cmd}}
