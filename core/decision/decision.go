@@ -360,8 +360,14 @@ func (e *Engine) decide(req Request) Decision {
 		}
 		return d
 	}
-	if v := e.rewriteVerdict(rules, d.Command, req); v == permission.Deny && d.Permission != permission.Deny || v == permission.Ask && d.Permission == permission.Allow {
+	switch v, gained := e.rewriteVerdict(rules, d.Command, req, d.Segments); {
+	case v == permission.Deny && d.Permission != permission.Deny,
+		v == permission.Ask && (d.Permission == permission.Allow || e.Host.Answers.NoAsk):
+		// Under NoAsk the original matched no ask rule (it would have
+		// gone unchanged): this prompt is the rewrite's own.
 		return keep("a " + v.String() + " rule matches the rewritten command, which the host tests its rules on")
+	case gained && e.Host.Answers.KeepAllowed:
+		return keep("an allow rule matches the rewritten command but not the original, and the host tests its allow rules on the rewritten command")
 	}
 	if rules.Same != nil && !rules.Same(req.Command, d.Command) {
 		return keep("a rule of the host would judge the rewritten command otherwise than the original")
@@ -400,13 +406,15 @@ func anyRewrite(plans []plan) bool {
 // rewriteVerdict is what the host's rules say about the rewritten line: a
 // hook's allow does not skip the host's deny and ask rules (Claude tests
 // them on the updated command), and a rule may name gotk or match only
-// its longer text (`Bash(gotk *)`, `Bash(* git status)`).
-func (e *Engine) rewriteVerdict(rules *permission.Rules, line string, req Request) permission.Verdict {
+// its longer text (`Bash(gotk *)`, `Bash(* git status)`). gained: an
+// allow rule matches a command of the rewrite whose original (segs, in
+// the same order) no allow rule matched.
+func (e *Engine) rewriteVerdict(rules *permission.Rules, line string, req Request, segs []Segment) (v permission.Verdict, gained bool) {
 	s, err := shell.Parse(line)
 	if err != nil {
-		return permission.Deny
+		return permission.Deny, false
 	}
-	v := permission.Default
+	v = permission.Default
 	worse := func(x permission.Verdict) {
 		if x == permission.Deny || x == permission.Ask && v != permission.Deny {
 			v = x
@@ -418,13 +426,17 @@ func (e *Engine) rewriteVerdict(rules *permission.Rules, line string, req Reques
 		for _, run := range []bool{false, true} {
 			seg := segmentFor(c, p, run)
 			seg.Source, seg.Line = s.Src[c.Start:c.End], s.Src
-			worse(rules.Check(seg).Verdict)
+			x := rules.Check(seg).Verdict
+			worse(x)
+			if x == permission.Allow && (len(segs) != len(s.Commands) || segs[i].Permission != "allow") {
+				gained = true
+			}
 		}
 	}
 	if rules.LineForms != nil {
 		worse(rules.Check(permission.Segment{Forms: rules.LineForms(line), AllowForm: line}).Verdict)
 	}
-	return v
+	return v, gained
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,15 +1,20 @@
 package decision
 
 import (
+	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gotk-dev/gotk/core/host"
+	"github.com/gotk-dev/gotk/core/hosts/gemini"
 	"github.com/gotk-dev/gotk/core/hosts/kilo"
 	"github.com/gotk-dev/gotk/core/hosts/opencode"
 
 	"github.com/gotk-dev/gotk/core/permission"
+	"github.com/gotk-dev/gotk/core/shell"
 )
 
 // TestPluginHostRuleSources: the OpenCode plugin (OpenCode and Kilo) does
@@ -47,4 +52,92 @@ func TestPluginHostRuleSources(t *testing.T) {
 		{"git diff HEAD 2>&1", Passthrough, ""},
 		{"git diff HEAD", AskRewrite, "gotk git diff HEAD"},
 	})
+}
+
+// TestRewriteJudgedAsTheHostJudges: a host that matches its rules on the
+// rewritten command must judge it as it judges the original, or the
+// original goes unchanged. A rule may match only the rewrite's longer text
+// — the window flags gotk adds (`gotk --head 10 …`) or gotk's name.
+func TestRewriteJudgedAsTheHostJudges(t *testing.T) {
+	home := t.TempDir()
+	write := func(p, data string) {
+		t.Helper()
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	engine := func(h *host.Def, cwd string) *Engine {
+		return &Engine{Host: h, Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: cwd,
+			ManagedDir: filepath.Join(home, "managed")}}
+	}
+	// OpenCode asks about `gotk --head 10 git status`, not about the
+	// original: the prompt is new, and "always" would save a gotk rule.
+	oc := filepath.Join(home, "oc")
+	write(filepath.Join(oc, "opencode.json"), `{"permission":{"bash":{"*--head*":"ask"}}}`)
+	run(t, engine(opencode.Host, oc), Request{}, []tc{
+		{"git status 2>&1 | head", Passthrough, ""},
+		{"git status", AskRewrite, "gotk git status"},
+	})
+	// Gemini allows `gotk git push` by a rule naming gotk, and would ask
+	// about `git push`: the rewrite would run it unasked.
+	gm := filepath.Join(home, "gm")
+	write(filepath.Join(gm, ".gemini", "settings.json"), `{"tools":{"allowed":["run_shell_command(gotk)"]}}`)
+	run(t, engine(gemini.Host, gm), Request{}, []tc{
+		{"git push origin main", Passthrough, ""},
+		{"git status && git push", Passthrough, ""},
+	})
+}
+
+// TestRewriteMatchesNoNewRuleProperty: over the corpus, a rule written
+// for any run of words of OpenCode's rewritten line (`*--head 10 git*`,
+// `*gotk git*`), whatever its action, leaves the line unrewritten or
+// matches no command of the rewrite: OpenCode checks its rules on the
+// rewritten commands' text, and a rule only the rewrite meets would
+// decide a command the user never wrote a rule for.
+func TestRewriteMatchesNoNewRuleProperty(t *testing.T) {
+	proj, home := t.TempDir(), t.TempDir()
+	engine := func() *Engine { // a hook call: rules read afresh
+		return &Engine{Host: opencode.Host, Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: proj,
+			ManagedDir: filepath.Join(proj, "managed")}}
+	}
+	cfg := filepath.Join(proj, "opencode.json")
+	r := rand.New(rand.NewPCG(27, 32))
+	lines := append(corpus(t), "git status 2>&1 | head", "go test ./... 2>&1 | tail -30", "cd sub && git log -5 | head -n 3")
+	checked := 0
+	for _, line := range lines {
+		os.Remove(cfg)
+		base := engine().Decide(Request{Command: line})
+		if !isRewrite(base) {
+			continue
+		}
+		words := strings.Fields(base.Command)
+		for range 3 {
+			i := r.IntN(len(words))
+			j := i + 1 + r.IntN(min(3, len(words)-i))
+			pattern := "*" + strings.Join(words[i:j], " ") + "*"
+			action := []string{"allow", "ask", "deny"}[r.IntN(3)]
+			doc, _ := json.Marshal(map[string]any{"permission": map[string]any{"bash": map[string]string{pattern: action}}})
+			if err := os.WriteFile(cfg, doc, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			d := engine().Decide(Request{Command: line})
+			if !isRewrite(d) {
+				continue
+			}
+			s, err := shell.Parse(d.Command)
+			if err != nil {
+				t.Fatalf("%q: rewrite %q does not parse: %v", line, d.Command, err)
+			}
+			for _, c := range s.Commands {
+				if text := s.Src[c.Start:c.End]; opencode.Match(text, pattern) {
+					t.Errorf("%q → %q: %q (%s) matches the rewritten command %q", line, d.Command, pattern, action, text)
+				}
+			}
+			checked++
+		}
+	}
+	if checked < 200 {
+		t.Fatalf("only %d rewrites checked", checked)
+	}
 }

@@ -69,11 +69,15 @@ type Answers struct {
 	AllowOnly bool
 	// NoAsk: the host checks its rules on the REWRITTEN command, where an
 	// ask rule of the original would no longer match (Vibe), so an
-	// original an ask rule matches is not rewritten.
+	// original an ask rule matches is not rewritten — nor one whose
+	// rewrite an ask rule matches (`*--head*` meets `gotk --head 10 …`):
+	// that prompt would be the rewrite's own.
 	NoAsk bool
 	// KeepAllowed: the host matches its allow rules on the rewritten
 	// command (Gemini), so an original one of them allows is not rewritten
-	// — the rewrite would take the user's allow away.
+	// — the rewrite would take the user's allow away — nor one whose
+	// rewrite only an allow rule matches (`run_shell_command(gotk)`): the
+	// rewrite would run what the host would have asked about.
 	KeepAllowed bool
 	// KeepRuleAllowed: the host runs a command one of its allow rules
 	// matches otherwise than the same command unmatched (Codex runs it
