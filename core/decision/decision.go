@@ -360,14 +360,25 @@ func (e *Engine) decide(req Request) Decision {
 		}
 		return d
 	}
-	switch v, gained := e.rewriteVerdict(rules, d.Command, req, d.Segments); {
+	v, allowed := e.rewriteVerdict(rules, d.Command, req)
+	gained := func(had func(Segment) bool) bool {
+		for i, a := range allowed {
+			if a && (len(d.Segments) != len(allowed) || !had(d.Segments[i])) {
+				return true
+			}
+		}
+		return false
+	}
+	switch a := e.Host.Answers; {
 	case v == permission.Deny && d.Permission != permission.Deny,
-		v == permission.Ask && (d.Permission == permission.Allow || e.Host.Answers.NoAsk):
+		v == permission.Ask && (d.Permission == permission.Allow || a.NoAsk):
 		// Under NoAsk the original matched no ask rule (it would have
 		// gone unchanged): this prompt is the rewrite's own.
 		return keep("a " + v.String() + " rule matches the rewritten command, which the host tests its rules on")
-	case gained && e.Host.Answers.KeepAllowed:
-		return keep("an allow rule matches the rewritten command but not the original, and the host tests its allow rules on the rewritten command")
+	case a.KeepAllowed && gained(func(s Segment) bool { return s.Permission == "allow" }):
+		return keep("an allow rule matches the rewritten command where the original was not allowed, and the host tests its allow rules on the rewritten command")
+	case a.KeepRuleAllowed && gained(func(s Segment) bool { return s.byRule }):
+		return keep("an allow rule matches the rewritten command but not the original, and the host runs what its allow rules match outside its sandbox")
 	}
 	if rules.Same != nil && !rules.Same(req.Command, d.Command) {
 		return keep("a rule of the host would judge the rewritten command otherwise than the original")
@@ -406,14 +417,14 @@ func anyRewrite(plans []plan) bool {
 // rewriteVerdict is what the host's rules say about the rewritten line: a
 // hook's allow does not skip the host's deny and ask rules (Claude tests
 // them on the updated command), and a rule may name gotk or match only
-// its longer text (`Bash(gotk *)`, `Bash(* git status)`). gained: an
-// allow rule matches a command of the rewrite whose original (segs, in
-// the same order) no allow rule matched.
-func (e *Engine) rewriteVerdict(rules *permission.Rules, line string, req Request, segs []Segment) (v permission.Verdict, gained bool) {
+// its longer text (`Bash(gotk *)`, `Bash(* git status)`). allowed says,
+// for each command of the line in order, whether an allow rule matches it.
+func (e *Engine) rewriteVerdict(rules *permission.Rules, line string, req Request) (v permission.Verdict, allowed []bool) {
 	s, err := shell.Parse(line)
 	if err != nil {
-		return permission.Deny, false
+		return permission.Deny, nil
 	}
+	allowed = make([]bool, len(s.Commands))
 	v = permission.Default
 	worse := func(x permission.Verdict) {
 		if x == permission.Deny || x == permission.Ask && v != permission.Deny {
@@ -428,15 +439,13 @@ func (e *Engine) rewriteVerdict(rules *permission.Rules, line string, req Reques
 			seg.Source, seg.Line = s.Src[c.Start:c.End], s.Src
 			x := rules.Check(seg).Verdict
 			worse(x)
-			if x == permission.Allow && (len(segs) != len(s.Commands) || segs[i].Permission != "allow") {
-				gained = true
-			}
+			allowed[i] = allowed[i] || x == permission.Allow
 		}
 	}
 	if rules.LineForms != nil {
 		worse(rules.Check(permission.Segment{Forms: rules.LineForms(line), AllowForm: line}).Verdict)
 	}
-	return v, gained
+	return v, allowed
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

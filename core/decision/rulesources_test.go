@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gotk-dev/gotk/core/host"
+	"github.com/gotk-dev/gotk/core/hosts/codex"
 	"github.com/gotk-dev/gotk/core/hosts/gemini"
 	"github.com/gotk-dev/gotk/core/hosts/kilo"
 	"github.com/gotk-dev/gotk/core/hosts/opencode"
@@ -139,5 +140,39 @@ func TestRewriteMatchesNoNewRuleProperty(t *testing.T) {
 	}
 	if checked < 200 {
 		t.Fatalf("only %d rewrites checked", checked)
+	}
+}
+
+// TestCodexRuleOnRewrite: Codex runs a command one of its allow rules
+// matches outside its sandbox; a rule naming gotk (an "always allow" of an
+// earlier rewritten prompt) would take a sandboxed `ls -la` out.
+func TestCodexRuleOnRewrite(t *testing.T) {
+	home := t.TempDir()
+	p := filepath.Join(home, ".codex", "rules", "default.rules")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, []byte(`prefix_rule(pattern=["gotk"], decision="allow")`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := &Engine{Host: codex.Host, Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: home,
+		ManagedDir: filepath.Join(home, "managed")}}
+	run(t, e, Request{}, []tc{{"ls -la", Passthrough, ""}, {"ls -la && cat go.mod", Passthrough, ""}})
+	os.Remove(p)
+	e = &Engine{Host: codex.Host, Env: e.Env}
+	run(t, e, Request{}, []tc{{"ls -la", AllowRewrite, "gotk ls -la"}})
+}
+
+// TestCodexGotkRuleByPath: the Codex hook writes gotk's absolute path,
+// which Codex may match to a rule naming gotk by its basename.
+func TestCodexGotkRuleByPath(t *testing.T) {
+	for _, rule := range []string{`["gotk"]`, `["/opt/bin/gotk", "ls"]`, `[["gotk", "rtk"]]`} {
+		home := t.TempDir()
+		p := filepath.Join(home, ".codex", "rules", "default.rules")
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(`prefix_rule(pattern=`+rule+`, decision="allow")`+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		e := &Engine{Host: codex.Host, Prefix: "/opt/bin/gotk", Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: home,
+			ManagedDir: filepath.Join(home, "managed")}}
+		run(t, e, Request{}, []tc{{"ls -la", Passthrough, ""}})
 	}
 }

@@ -539,6 +539,21 @@ func addCodexRules(r *permission.Rules, rules []codexRule, source string, allow 
 				rule.Test = cr.matcher(false)
 				r.Allow = append(r.Allow, rule)
 			}
+			if cr.namesGotk() {
+				// Codex would run a rewritten command this rule matches
+				// (gotk by path or by name) outside its sandbox, where the
+				// original ran inside it: the rewrite keeps out.
+				r.Ask = append(r.Ask, permission.Rule{Pattern: cr.String(), Raw: cr.raw + " (names gotk: a rewrite would leave the sandbox)",
+					Source: source, Test: cr.matcher(true)})
+			}
 		}
 	}
+}
+
+// namesGotk: the rule's program is gotk (its name, or a path to it), as
+// an "always allow" of a rewritten command writes it.
+func (c codexRule) namesGotk() bool {
+	return len(c.pattern) > 0 && slices.ContainsFunc(c.pattern[0], func(p string) bool {
+		return strings.TrimSuffix(filepath.Base(p), ".exe") == "gotk"
+	})
 }
