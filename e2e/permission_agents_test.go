@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 )
@@ -226,6 +228,30 @@ var agentPermCases = []permCase{
 		},
 		calls: []permCall{
 			{"git push origin main", `agent.code.permission "git push *": "deny"`, Denied},
+			{"git status", `bash "allow"`, Ran},
+		},
+	},
+	// In a linked git worktree Kilo also loads the main checkout's .kilo
+	// folder (untracked there, so absent from the worktree).
+	{
+		agent: "kilo", name: "linked-worktree-main-rules",
+		setup: func(e *Env) {
+			e.editJSON(filepath.Join(e.Home, ".config", "kilo", "kilo.json"), func(m map[string]any) {
+				m["permission"] = map[string]any{"bash": "allow"}
+			})
+			main := e.Project
+			e.WriteFile(filepath.Join(main, ".kilo", "kilo.json"), `{"permission": {"bash": {"*": "allow", "git log*": "deny"}}}`)
+			seedPluginDeps(e, filepath.Join(main, ".kilo"), "@kilocode/plugin", "7.7.9")
+			wt := filepath.Join(filepath.Dir(main), "worktree")
+			cmd := exec.Command("git", "worktree", "add", "-q", wt)
+			cmd.Dir, cmd.Env = main, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + e.Home, "GIT_CONFIG_NOSYSTEM=1"}
+			if out, err := cmd.CombinedOutput(); err != nil {
+				e.T.Fatalf("git worktree add: %v\n%s", err, out)
+			}
+			e.Project = wt
+		},
+		calls: []permCall{
+			{"git log -1", `the main checkout's .kilo/kilo.json "git log*": "deny"`, Denied},
 			{"git status", `bash "allow"`, Ran},
 		},
 	},

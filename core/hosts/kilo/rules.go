@@ -63,7 +63,8 @@ func kiloCodeAgent(agent string) bool {
 // $KILO_PERMISSION) from every config file Kilo reads: ~/.config/kilo,
 // ~/.kilocode, /etc/kilo, $KILO_CONFIG, $KILO_CONFIG_DIR,
 // $KILO_CONFIG_CONTENT, and kilo.json(c)/opencode.json(c) in the project's
-// directories and their .kilo/ and .kilocode/ folders up to the root; and
+// directories and their .kilo/ and .kilocode/ folders up to the root, and
+// in a linked git worktree the main checkout's (primaryDirs); and
 // the permission in the front matter of the agent and mode markdown files
 // ({agent,agents}/**/*.md, {mode,modes}/*.md) of ~/.config/kilo,
 // ~/.kilocode, ~/.kilo, $KILO_CONFIG_DIR and every .kilo/, .kilocode/ and
@@ -105,6 +106,18 @@ func Load(r *permission.Rules, env permission.Env) {
 	}
 	if f := env.Getenv("KILO_CONFIG"); f != "" {
 		files = append(files, f)
+	}
+	// In a linked git worktree, the main checkout's .kilocode and .kilo
+	// folders too.
+	if env.Cwd != "" {
+		dirs, unsure := primaryDirs(env.Cwd)
+		if unsure {
+			r.MarkUnreadable("gotk: %s is a linked git worktree whose main checkout gotk cannot place; Kilo loads that checkout's .kilo folders", env.Cwd)
+		}
+		for _, d := range dirs {
+			inDir(d)
+			mdDirs = append(mdDirs, d)
+		}
 	}
 	// The project's folders up to the root: Kilo reads them up to the
 	// worktree's root; a catch-all counts only from there.
