@@ -219,5 +219,5 @@ func Load(r *permission.Rules, env permission.Env) {
 			everything("Kilo's code agent defaults")
 		}
 	}
-	r.Ask = append(r.Ask, opencode.ExternalDirectoryCat("Kilo"))
+	r.Ask = append(r.Ask, opencode.ExternalDirectoryCat("Kilo"), sandboxEscalation)
 }

@@ -97,14 +97,14 @@ func TestKiloSources(t *testing.T) {
 	}
 	permissiontest.CheckAll(t, r, map[string]permission.Verdict{"git push origin main": permission.Ask, "git status": permission.Default})
 
-	permissiontest.Write(t, filepath.Join(proj, ".kilo", "agent", "code.md"), "---\npermission:\n  bash:\n    \"GIT_SSH_COMMAND=* git push *\": deny\n    \"git log*2>&1\": deny\n---\n")
+	permissiontest.Write(t, filepath.Join(proj, ".kilo", "agent", "code.md"), "---\npermission:\n  bash:\n    \"GIT_SSH_COMMAND=* git ls-remote *\": deny\n    \"git log*2>&1\": deny\n---\n")
 	r = Host.LoadRules(permissiontest.Env(home, proj, vars))
 	for _, c := range []struct {
 		words, source string
 		want          permission.Verdict
 	}{
-		{"git push origin", "GIT_SSH_COMMAND='ssh -i k' git push origin", permission.Ask},
-		{"git push origin", "git push origin", permission.Default},
+		{"git ls-remote origin", "GIT_SSH_COMMAND='ssh -i k' git ls-remote origin", permission.Ask},
+		{"git ls-remote origin", "git ls-remote origin", permission.Default},
 		{"git log -3", "git log -3 2>&1", permission.Ask},
 		{"git log -3", "git log -3", permission.Default},
 	} {
