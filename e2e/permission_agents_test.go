@@ -267,6 +267,29 @@ var agentPermCases = []permCase{
 			{"git status", `the build agent's "*": "allow"`, Ran},
 		},
 	},
+	// A project plugin whose tool.execute.before hook refuses a command by
+	// its text (OpenCode's documented way to block tools): it runs after
+	// gotk's global plugin and would see `gotk git log -1`.
+	{
+		agent: "opencode", name: "guard-plugin",
+		setup: func(e *Env) {
+			dir := filepath.Join(e.Project, ".opencode")
+			e.WriteFile(filepath.Join(dir, "plugins", "guard.js"), `export default {
+  id: "e2e-guard",
+  server: async () => ({
+    "tool.execute.before": async (input, output) => {
+      if (input.tool === "bash" && /^git log/.test(output.args.command)) throw new Error("git log requires approval (guard plugin)")
+    },
+  }),
+};
+`)
+			seedPluginDeps(e, dir, "@opencode-ai/plugin", "1.18.33")
+		},
+		calls: []permCall{
+			{"git log -1", "a project plugin refuses ^git log", Refused},
+			{"git status", `the build agent's "*": "allow"`, Ran},
+		},
+	},
 	{
 		agent: "opencode", name: "agent-markdown-deny",
 		setup: func(e *Env) {

@@ -77,3 +77,20 @@ func TestPrimaryWorktreeRules(t *testing.T) {
 		t.Errorf("a common git folder not named .git, not bare: want unsure")
 	}
 }
+
+// TestKiloGuardPlugin: Kilo loads plugins from its config folders as
+// OpenCode does; another plugin's tool.execute.before hook makes gotk step
+// aside there too.
+func TestKiloGuardPlugin(t *testing.T) {
+	home := t.TempDir()
+	vars := map[string]string{"XDG_CONFIG_HOME": filepath.Join(home, ".config"), "GOTK_KILO_AGENT": "code"}
+	permissiontest.Write(t, filepath.Join(home, ".config", "kilo", "kilo.json"), `{"permission": {"bash": "allow"}}`)
+	permissiontest.Write(t, filepath.Join(home, ".config", "kilo", "plugin", "gotk.ts"), "// tool.execute.before")
+	if r := Host.LoadRules(permissiontest.Env(home, home, vars)); r.Unreadable {
+		t.Fatalf("gotk's own plugin: unreadable %q", r.Warnings)
+	}
+	permissiontest.Write(t, filepath.Join(home, ".config", "kilo", "plugin", "guard.js"), `export default async () => ({"tool.execute.before": async () => {}})`)
+	if r := Host.LoadRules(permissiontest.Env(home, home, vars)); !r.Unreadable {
+		t.Error("a guard plugin in ~/.config/kilo/plugin: rules readable")
+	}
+}

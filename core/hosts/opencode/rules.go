@@ -144,6 +144,8 @@ type Reader struct {
 	seen   map[string]bool
 	User   []Rule
 	Agents map[string][]Rule
+	// pluginPaths are the plugin files config documents name by path.
+	pluginPaths []string
 }
 
 func NewReader(r *permission.Rules, env permission.Env) *Reader {
@@ -168,12 +170,14 @@ func (c *Reader) File(path string, counts bool) {
 	c.json(path, data, counts)
 }
 
-// rest adds the agent and mode files of dirs, then $<prefix>_CONFIG_CONTENT
-// (a config document) and $<prefix>_PERMISSION (a permission value).
+// Rest adds the agent and mode files of dirs, then $<prefix>_CONFIG_CONTENT
+// (a config document) and $<prefix>_PERMISSION (a permission value), and
+// steps aside for another plugin's tool.execute.before hook (guards).
 func (c *Reader) Rest(dirs []string, prefix string) {
 	for _, d := range dirs {
 		c.markdown(d)
 	}
+	defer c.guards(dirs)
 	if s := c.env.Getenv(prefix + "_CONFIG_CONTENT"); s != "" {
 		c.json("$"+prefix+"_CONFIG_CONTENT", []byte(s), true)
 	}
@@ -201,6 +205,13 @@ func (c *Reader) json(source string, data []byte, counts bool) {
 	}
 	c.r.Sources = append(c.r.Sources, source)
 	c.User = append(c.User, docRules(doc, source, counts)...)
+	if list, ok := doc["plugin"].([]any); ok {
+		for _, e := range list {
+			if p := pluginPath(e, dir); p != "" {
+				c.pluginPaths = append(c.pluginPaths, p)
+			}
+		}
+	}
 	for _, key := range []string{"agent", "mode"} {
 		m, _ := doc[key].(map[string]any)
 		for name, a := range m {
