@@ -35,8 +35,8 @@ var Host = &host.Def{
 			return []string{"Codex runs new hooks only once trusted: start codex and run /hooks to review and trust gotk's."}
 		},
 	},
-	// Codex takes a rewrite only as an allow, and allows only its own
-	// known-safe commands without asking: ls is one, git status is not.
+	// Codex takes a rewrite only as an allow, and gotk allows only Codex's
+	// known-safe commands (KnownSafe): ls is one, git status is not.
 	Probe: &host.Probe{Command: "ls", Rewrites: true, Absolute: true, Answer: []string{"hookSpecificOutput", "updatedInput", "command"},
 		Payload: func(cwd, cmd string) any {
 			return map[string]any{"session_id": "gotk-verify", "turn_id": "gotk-verify", "cwd": cwd, "hook_event_name": "PreToolUse", "model": "gotk-verify",

@@ -10,9 +10,15 @@ import (
 // (openai/codex codex-rs/shell-command/src/command_safety/is_safe_command.rs,
 // read at 226bd15): a script of plain commands — literal or quoted words
 // only, joined by &&, ||, ; or | — each of which is on Codex's safe list.
-// Codex runs such a command without asking under every approval policy.
-// Anything this parser is unsure of is not safe: the cost is only that
-// gotk stays silent.
+// gotk allows (and so rewrites) only these, plus what an allow rule or
+// a mode that runs everything covers. The list is narrower than what
+// Codex runs unasked: under the on-request policy it runs most commands
+// in its sandbox without asking (git status too), and upstream retired
+// this function with the untrusted policy (#39630), so an unmatched
+// command there either runs sandboxed or prompts. The payload carries no
+// sandbox or policy, so gotk keeps to the list: a command missing from it
+// only goes unrewritten, and the port leaves out (narrower still) base64,
+// sed -n Np, numfmt, tac and path-qualified programs such as /bin/ls.
 func KnownSafe(cmd string) bool {
 	cmds, ok := host.PlainCommands(cmd, host.PlainWord)
 	if !ok {
