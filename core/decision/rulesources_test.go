@@ -15,6 +15,7 @@ import (
 	"github.com/gotk-dev/gotk/core/hosts/opencode"
 
 	"github.com/gotk-dev/gotk/core/permission"
+	"github.com/gotk-dev/gotk/core/permission/permissiontest"
 	"github.com/gotk-dev/gotk/core/shell"
 )
 
@@ -25,18 +26,11 @@ import (
 // redirects, which only its source text shows.
 func TestPluginHostRuleSources(t *testing.T) {
 	home := t.TempDir()
-	write := func(p, data string) {
-		t.Helper()
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	engine := func(h *host.Def, vars map[string]string) *Engine {
 		return &Engine{Host: h, Env: permission.Env{Getenv: func(k string) string { return vars[k] }, Home: home, Cwd: home,
 			ManagedDir: filepath.Join(home, "managed")}}
 	}
-	write(filepath.Join(home, ".config", "opencode", "agents", "review.md"), "---\npermission:\n  bash:\n    \"git push *\": deny\n---\n")
+	permissiontest.Write(t, filepath.Join(home, ".config", "opencode", "agents", "review.md"), "---\npermission:\n  bash:\n    \"git push *\": deny\n---\n")
 	run(t, engine(opencode.Host, nil), Request{}, []tc{
 		{"git push origin main", Passthrough, ""},
 		{"git status", AskRewrite, "gotk git status"},
@@ -46,7 +40,7 @@ func TestPluginHostRuleSources(t *testing.T) {
 	})
 
 	kiloVars := map[string]string{"GOTK_KILO_AGENT": "code", "XDG_CONFIG_HOME": filepath.Join(home, ".config")}
-	write(filepath.Join(home, ".config", "kilo", "kilo.json"), `{"permission": {"bash": {"*": "allow",
+	permissiontest.Write(t, filepath.Join(home, ".config", "kilo", "kilo.json"), `{"permission": {"bash": {"*": "allow",
 		"GIT_SSH_COMMAND=* git push *": "deny", "git diff*2>&1": "deny"}}}`)
 	run(t, engine(kilo.Host, kiloVars), Request{}, []tc{
 		{"GIT_SSH_COMMAND=x git push origin main", Passthrough, ""},
@@ -61,13 +55,6 @@ func TestPluginHostRuleSources(t *testing.T) {
 // — the window flags gotk adds (`gotk --head 10 …`) or gotk's name.
 func TestRewriteJudgedAsTheHostJudges(t *testing.T) {
 	home := t.TempDir()
-	write := func(p, data string) {
-		t.Helper()
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	engine := func(h *host.Def, cwd string) *Engine {
 		return &Engine{Host: h, Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: cwd,
 			ManagedDir: filepath.Join(home, "managed")}}
@@ -75,7 +62,7 @@ func TestRewriteJudgedAsTheHostJudges(t *testing.T) {
 	// OpenCode asks about `gotk --head 10 git status`, not about the
 	// original: the prompt is new, and "always" would save a gotk rule.
 	oc := filepath.Join(home, "oc")
-	write(filepath.Join(oc, "opencode.json"), `{"permission":{"bash":{"*--head*":"ask"}}}`)
+	permissiontest.Write(t, filepath.Join(oc, "opencode.json"), `{"permission":{"bash":{"*--head*":"ask"}}}`)
 	run(t, engine(opencode.Host, oc), Request{}, []tc{
 		{"git status 2>&1 | head", Passthrough, ""},
 		{"git status", AskRewrite, "gotk git status"},
@@ -83,7 +70,7 @@ func TestRewriteJudgedAsTheHostJudges(t *testing.T) {
 	// Gemini allows `gotk git push` by a rule naming gotk, and would ask
 	// about `git push`: the rewrite would run it unasked.
 	gm := filepath.Join(home, "gm")
-	write(filepath.Join(gm, ".gemini", "settings.json"), `{"tools":{"allowed":["run_shell_command(gotk)"]}}`)
+	permissiontest.Write(t, filepath.Join(gm, ".gemini", "settings.json"), `{"tools":{"allowed":["run_shell_command(gotk)"]}}`)
 	run(t, engine(gemini.Host, gm), Request{}, []tc{
 		{"git push origin main", Passthrough, ""},
 		{"git status && git push", Passthrough, ""},
@@ -149,10 +136,7 @@ func TestRewriteMatchesNoNewRuleProperty(t *testing.T) {
 func TestCodexRuleOnRewrite(t *testing.T) {
 	home := t.TempDir()
 	p := filepath.Join(home, ".codex", "rules", "default.rules")
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := os.WriteFile(p, []byte(`prefix_rule(pattern=["gotk"], decision="allow")`+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	permissiontest.Write(t, p, `prefix_rule(pattern=["gotk"], decision="allow")`+"\n")
 	e := &Engine{Host: codex.Host, Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: home,
 		ManagedDir: filepath.Join(home, "managed")}}
 	run(t, e, Request{}, []tc{{"ls -la", Passthrough, ""}, {"ls -la && cat go.mod", Passthrough, ""}})
@@ -166,11 +150,7 @@ func TestCodexRuleOnRewrite(t *testing.T) {
 func TestCodexGotkRuleByPath(t *testing.T) {
 	for _, rule := range []string{`["gotk"]`, `["/opt/bin/gotk", "ls"]`, `[["gotk", "rtk"]]`} {
 		home := t.TempDir()
-		p := filepath.Join(home, ".codex", "rules", "default.rules")
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(`prefix_rule(pattern=`+rule+`, decision="allow")`+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		permissiontest.Write(t, filepath.Join(home, ".codex", "rules", "default.rules"), `prefix_rule(pattern=`+rule+`, decision="allow")`+"\n")
 		e := &Engine{Host: codex.Host, Prefix: "/opt/bin/gotk", Env: permission.Env{Getenv: func(string) string { return "" }, Home: home, Cwd: home,
 			ManagedDir: filepath.Join(home, "managed")}}
 		run(t, e, Request{}, []tc{{"ls -la", Passthrough, ""}})
