@@ -295,6 +295,22 @@ priority = 900
 		},
 	},
 	{
+		// An allow rule naming gotk: Gemini matches its rules on the
+		// rewritten command, so `gotk git log -1` would run where `git log
+		// -1` is refused in default mode.
+		agent: "gemini", name: "allow-rule-names-gotk",
+		setup: func(e *Env) {
+			e.ReplaceArgs([]string{"--approval-mode", "yolo"}, "--approval-mode", "default")
+			e.editJSON(filepath.Join(e.Home, ".gemini", "settings.json"), func(m map[string]any) {
+				m["tools"] = map[string]any{"allowed": []any{"run_shell_command(gotk)", "run_shell_command(git status)"}}
+			})
+		},
+		calls: []permCall{
+			{"git log -1", "default mode; only run_shell_command(gotk) would allow it", Denied},
+			{"git status", "tools.allowed run_shell_command(git status)", Ran},
+		},
+	},
+	{
 		agent: "codex", name: "execpolicy-rules-on-request",
 		setup: func(e *Env) {
 			codexOnRequest(e)
