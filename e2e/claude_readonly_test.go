@@ -327,6 +327,25 @@ var roBatches = []roBatch{
 		{"tree --noreport", "registry tree"},
 		{"cd sub", "cd alone (Claude keeps the cwd: last)"},
 	}},
+	// Stash and branch options that write, run programs or change the
+	// config (a hostile review's finds), and abbreviated long options,
+	// which git accepts. Order matters: each may change the project.
+	{name: "stash-and-branch-options", probes: []roProbe{
+		{"git stash show --ext-diff", "registry git.stash: --ext-diff runs a program"},
+		{"git stash list -p --ext-diff", "registry git.stash: --ext-diff"},
+		{"git stash show --textconv", "registry git.stash: --textconv"},
+		{"git stash list -p", "registry git.stash"},
+		{"git stash show --name-only", "registry git.stash"},
+		{"git stash list --format=%gd", "registry git.stash"},
+		{"git stash list --outp=stash.log", "registry git.stash: --output abbreviated"},
+		{"git stash list --output=stash2.log", "registry git.stash: --output writes"},
+		{"git stash show --output=stash.diff", "registry git.stash: --output writes"},
+		{"git branch --unset-upst", "registry git.branch: --unset-upstream abbreviated"},
+		{"git branch --set-upstream-t=main", "registry git.branch: --set-upstream-to abbreviated"},
+		{"git branch --del nosuch", "registry git.branch: --delete abbreviated"},
+		{"git branch --cont HEAD", "registry git.branch: --contains abbreviated"},
+		{"git branch --sho", "registry git.branch: --show-current abbreviated"},
+	}},
 	// Order matters: each may change the project when it runs.
 	{name: "writes-and-state", probes: []roProbe{
 		{"git log --output=" + roTmp + "/x", "brief (git log --output=/tmp/x, in the run's TMPDIR)"},

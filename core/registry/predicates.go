@@ -217,37 +217,62 @@ func historyFlags() map[string]bool {
 		"--author=", "--no-ext-diff", "--cached", "--staged", "--no-index", "--word-diff", "-s", "--no-patch")
 }
 
-// branchListing: `git branch` that only lists (no name to create, no
-// delete/move/copy/upstream change). The commit operand of --contains,
-// --merged, --no-merged and --points-at is not a name.
+// branchListing: `git branch` that only lists, as Claude Code's table
+// for it (2.1.328: safeFlags and its callback) lets it run unasked: every
+// option one it lists, spelled whole (git takes `--unset-upst` for
+// --unset-upstream; Claude, measured, asks), and an operand only as a
+// --list pattern or the commit of --merged/--no-merged (any other names a
+// branch to create). --contains, --no-contains, --points-at and --sort
+// take a value.
 func branchListing(args []string) bool {
+	flags := set("-l", "--list", "-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "--color", "--no-color",
+		"--column", "--no-column", "--no-abbrev", "--merged", "--no-merged", "--show-current", "-i", "--ignore-case")
+	valued := set("--contains", "--no-contains", "--points-at", "--sort")
 	list := anyFlag("--list", "-l")(args)
-	takesCommit := set("--contains", "--no-contains", "--merged", "--no-merged", "--points-at")
+	prev := ""
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		name, _, hasValue := strings.Cut(a, "=")
 		switch {
-		case a == "--":
+		case a == Unknown, a == "--":
 			return false
-		case takesCommit[a]:
-			if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
-				i++
-			}
-		case !strings.HasPrefix(a, "-"):
-			if !list {
+		case !strings.HasPrefix(a, "-") || a == "-":
+			if !list && prev != "--merged" && prev != "--no-merged" {
 				return false // a name: creates a branch
 			}
-		case hasFlag([]string{a}, []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy",
-			"-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-f", "--force", "-t", "--track", "--no-track", "--create-reflog"}):
+			prev = ""
+		case flags[a]:
+			prev = a
+		case valued[name] && hasValue:
+			prev = ""
+		case valued[a]:
+			i++ // its value
+			prev = ""
+		default:
 			return false
 		}
 	}
 	return true
 }
 
-// stashListing: `git stash list` and `git stash show` (a bare `git stash`
-// pushes).
+// stashListing: `git stash list` and `git stash show` with only the
+// options Claude Code's tables for them list (2.1.328; measured: it asks
+// about `git stash list -p`, --format, --output, --ext-diff, --textconv),
+// spelled whole. A bare `git stash` pushes.
 func stashListing(args []string) bool {
-	return len(args) > 0 && (args[0] == "list" || args[0] == "show")
+	if len(args) == 0 {
+		return false
+	}
+	switch args[0] {
+	case "list":
+		return onlyFlags(set("--oneline", "--graph", "--decorate", "--no-decorate", "--date=", "--date", "--date VALUE",
+			"--relative-date", "--max-count=", "-n", "-n VALUE"))(args[1:])
+	case "show":
+		return onlyFlags(set("--stat", "--numstat", "--shortstat", "--name-only", "--name-status", "--color", "--no-color",
+			"--patch", "-p", "--no-patch", "--no-ext-diff", "-s", "--word-diff", "--word-diff-regex=", "--word-diff-regex",
+			"--word-diff-regex VALUE", "--diff-filter=", "--diff-filter", "--diff-filter VALUE"))(args[1:])
+	}
+	return false
 }
 
 // HasFlag reports whether args, before any `--`, carry one of flags (see

@@ -274,6 +274,9 @@ func TestReadOnly(t *testing.T) {
 		"git branch --contains HEAD", "git branch --merged main", "echo hi", "pwd", "cd sub", "sort -r f", "git rev-parse HEAD",
 		"git remote -v", "git tag", "date", "find . -print0", "git diff", "git show HEAD", "git branch", "git branch -a -v",
 		"git branch --list 'feat*'", "git stash list", "git stash show -p", "ls -la", "cat f", "head -5", "tail -n 3 f",
+		"git stash list --oneline", "git stash list -n 3", "git stash show --stat", "git stash show --name-only stash@{1}",
+		"git branch -r", "git branch -vv", "git branch --show-current", "git branch --sort=-committerdate", "git branch --points-at HEAD",
+		"git branch --no-merged", "git branch -l 'm*'",
 		"grep -rn x .", "rg foo", "wc -l", "tree", "find . -name x", "diff a b",
 		// kept read-only when they gained rows: git blame and ls-files, any flags
 		"git blame a.go", "git blame --porcelain a.go", "git ls-files", "git ls-files -s", "git grep -n x", "git grep -e x -i HEAD", "git grep --no-index x", "git grep -A 1 x",
@@ -289,6 +292,12 @@ func TestReadOnly(t *testing.T) {
 		"find . -fprintf f %p", "env", "printenv", "uniq f", "awk 1 f", "go version", "npm -v", "sort -o out f",
 		"git remote add x y", "git tag v1", "git -C x blame a.go", "git grep -O x", "git grep -I x", "go list ./...", "cargo tree",
 		"dpkg -l", "apt list --installed", "npm outdated",
+		// stash and branch options that write, run programs or change the
+		// config, and abbreviated long options (git takes them; Claude asks)
+		"git stash list --output=f", "git stash show --output=f", "git stash list --outp=f", "git stash show --ext-diff",
+		"git stash list -p --ext-diff", "git stash show --textconv", "git stash list -p", "git stash list --format=%gd",
+		"git branch --unset-upst", "git branch --set-upstream-t=origin/main", "git branch --edit-desc", "git branch --del x",
+		"git branch --sho", "git branch --cont HEAD", "git branch --recurse-submodules x", "git branch -av",
 	}
 	for _, c := range ro {
 		if !IsReadOnly(strings.Fields(c)) {
