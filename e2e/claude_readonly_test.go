@@ -345,6 +345,18 @@ var roBatches = []roBatch{
 		{"git branch --del nosuch", "registry git.branch: --delete abbreviated"},
 		{"git branch --cont HEAD", "registry git.branch: --contains abbreviated"},
 		{"git branch --sho", "registry git.branch: --show-current abbreviated"},
+		{"rg --max-columns=80 x", "registry rg: an option outside Claude's table"},
+		{"rg -A3 x", "registry rg: -A with its count glued"},
+		{"grep --include=*.go -r x .", "registry grep"},
+		{"grep --line-buffered x f", "registry grep"},
+		{"grep --exclude-dir -r x", "registry grep: a string option without its value"},
+		{"tree -L 2 -a", "registry tree"},
+		{"tree --du", "registry tree"},
+		{"tree -E", "registry tree: an option outside Claude's table"},
+		{"git blame -L 1,1 main.go", "registry git.blame"},
+		{"git blame --reverse HEAD main.go", "registry git.blame: an option outside Claude's table"},
+		{"git ls-files --exclude-standard -o", "registry git.ls-files"},
+		{"git ls-files --with-tree=HEAD", "registry git.ls-files: an option outside Claude's table"},
 	}},
 	// Order matters: each may change the project when it runs.
 	{name: "writes-and-state", probes: []roProbe{

@@ -277,6 +277,8 @@ func TestReadOnly(t *testing.T) {
 		"git stash list --oneline", "git stash list -n 3", "git stash show --stat", "git stash show --name-only stash@{1}",
 		"git branch -r", "git branch -vv", "git branch --show-current", "git branch --sort=-committerdate", "git branch --points-at HEAD",
 		"git branch --no-merged", "git branch -l 'm*'",
+		"grep --include=*.go -r x .", "grep -A3 x f", "rg -A3 x", "rg -uu x", "tree -L 2 -a", "git blame -L 1,5 a.go", "git blame -- a.go",
+		"git ls-files --exclude-standard -o", "git ls-files -- sub",
 		"grep -rn x .", "rg foo", "wc -l", "tree", "find . -name x", "diff a b",
 		// kept read-only when they gained rows: git blame and ls-files, any flags
 		"git blame a.go", "git blame --porcelain a.go", "git ls-files", "git ls-files -s", "git grep -n x", "git grep -e x -i HEAD", "git grep --no-index x", "git grep -A 1 x",
@@ -298,6 +300,9 @@ func TestReadOnly(t *testing.T) {
 		"git stash list -p --ext-diff", "git stash show --textconv", "git stash list -p", "git stash list --format=%gd",
 		"git branch --unset-upst", "git branch --set-upstream-t=origin/main", "git branch --edit-desc", "git branch --del x",
 		"git branch --sho", "git branch --cont HEAD", "git branch --recurse-submodules x", "git branch -av",
+		// options missing from Claude's tables for grep, rg, tree, git blame and ls-files
+		"rg --max-columns=80 x", "rg --hostname-bin=./p x", "rg --replace=y x", "grep --exclude-dir -r x", "tree -R", "tree --output=f",
+		"git blame --contents=f a.go", "git blame --reverse a.go", "git ls-files --with-tree=HEAD", "grep -A x f",
 	}
 	for _, c := range ro {
 		if !IsReadOnly(strings.Fields(c)) {

@@ -94,9 +94,9 @@ var rules = [...]Rule{
 	{ID: "git.branch", Program: "git", Sub: []string{"branch"}, Category: VCS, Pipe: PipeProducer, Handler: "git-branch", ReadOnly: func(a []string) bool { return gitRO(branchListing)(a) }},
 	{ID: "git.stash", Program: "git", Sub: []string{"stash"}, Category: VCS, Handler: "git-stash", ReadOnly: func(a []string) bool { return gitRO(stashListing)(a) }},
 	{ID: "git.change", Program: "git", Sub: []string{"add", "commit", "push", "pull", "fetch", "checkout", "switch", "worktree"}, Category: VCS, Handler: "git-change", Accept: func(a []string) bool { return noFlag("-p", "--patch", "-i", "--interactive")(a) }},
-	{ID: "git.blame", Program: "git", Sub: []string{"blame"}, Category: VCS, Pipe: PipeProducer, Handler: "git-blame", Accept: gitBlameAccept, ReadOnly: gitRO(yes)},
+	{ID: "git.blame", Program: "git", Sub: []string{"blame"}, Category: VCS, Pipe: PipeProducer, Handler: "git-blame", Accept: gitBlameAccept, ReadOnly: func(a []string) bool { return gitRO(claudeFlags(blameFlags, "git", false))(a) }},
 	{ID: "git.grep", Program: "git", Sub: []string{"grep"}, Category: VCS, Pipe: PipeProducer, Handler: "grep", Accept: gitGrepAccept, ReadOnly: func(a []string) bool { return gitRO(onlyFlags(gitGrepFlags()))(a) }},
-	{ID: "git.ls-files", Program: "git", Sub: []string{"ls-files"}, Category: VCS, Pipe: PipeProducer, Handler: "find", Accept: gitLsFilesAccept, ReadOnly: gitRO(yes)},
+	{ID: "git.ls-files", Program: "git", Sub: []string{"ls-files"}, Category: VCS, Pipe: PipeProducer, Handler: "find", Accept: gitLsFilesAccept, ReadOnly: func(a []string) bool { return gitRO(claudeFlags(lsFilesFlags, "git", true))(a) }},
 	{ID: "yadm.status", Program: "yadm", Sub: []string{"status"}, Category: VCS, Handler: "git-status"},
 	{ID: "yadm.log", Program: "yadm", Sub: []string{"log"}, Category: VCS, Handler: "git-log"},
 	{ID: "yadm.diff", Program: "yadm", Sub: []string{"diff", "show"}, Category: VCS, Handler: "git-diff"},
@@ -172,12 +172,12 @@ var rules = [...]Rule{
 	}, ReadOnly: func(a []string) bool {
 		return noFlag("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-files0-from")(a)
 	}},
-	{ID: "grep", Program: "grep", Category: Files, Pipe: PipeFinal, Handler: "grep", Accept: func(a []string) bool { return noFlag("-Z", "--null", "-z", "--null-data")(a) }, ReadOnly: yes},
-	{ID: "rg", Program: "rg", Category: Files, Pipe: PipeFinal, Handler: "grep", Accept: func(a []string) bool { return noFlag("-0", "--null", "--json")(a) }, ReadOnly: func(a []string) bool { return noFlag("--pre", "--files", "-z", "--search-zip")(a) }},
+	{ID: "grep", Program: "grep", Category: Files, Pipe: PipeFinal, Handler: "grep", Accept: func(a []string) bool { return noFlag("-Z", "--null", "-z", "--null-data")(a) }, ReadOnly: func(a []string) bool { return claudeFlags(grepFlags, "grep", true)(a) }},
+	{ID: "rg", Program: "rg", Category: Files, Pipe: PipeFinal, Handler: "grep", Accept: func(a []string) bool { return noFlag("-0", "--null", "--json")(a) }, ReadOnly: func(a []string) bool { return claudeFlags(rgFlags, "rg", true)(a) }},
 	{ID: "cat", Program: "cat", Category: Files, Handler: "read", Accept: catPlain, ReadOnly: yes},
 	{ID: "head", Program: "head", Category: Files, Handler: "read", Accept: hasOperand, ReadOnly: yes},
 	{ID: "tail", Program: "tail", Category: Files, Handler: "read", Accept: func(a []string) bool { return all(hasOperand, noFlag("-f", "-F", "--follow", "--retry", "--pid"))(a) }, ReadOnly: yes},
-	{ID: "tree", Program: "tree", Category: Files, Pipe: PipeProducer, Handler: "tree", Accept: func(a []string) bool { return noFlag("-o", "-J", "-X", "-H")(a) }, ReadOnly: func(a []string) bool { return noFlag("-o", "-R")(a) }},
+	{ID: "tree", Program: "tree", Category: Files, Pipe: PipeProducer, Handler: "tree", Accept: func(a []string) bool { return noFlag("-o", "-J", "-X", "-H")(a) }, ReadOnly: func(a []string) bool { return claudeFlags(treeFlags, "tree", true)(a) }},
 	// wc and du --files0-from=F read names from F, yet Claude Code runs
 	// them without asking (measured in 2.1.328, e2e readonly-writing-flags):
 	// read-only as Claude counts it.
