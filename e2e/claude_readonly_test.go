@@ -357,6 +357,11 @@ var roBatches = []roBatch{
 		{"git blame --reverse HEAD main.go", "registry git.blame: an option outside Claude's table"},
 		{"git ls-files --exclude-standard -o", "registry git.ls-files"},
 		{"git ls-files --with-tree=HEAD", "registry git.ls-files: an option outside Claude's table"},
+		{"git rev-parse --local-env-vars", "git rev-parse: an option outside Claude's table"},
+		{"git rev-parse --short HEAD", "git rev-parse"},
+		{"which -a git", "which"},
+		{"file -b f", "file"},
+		{"date +%s", "date: a format operand"},
 	}},
 	// Order matters: each may change the project when it runs.
 	{name: "writes-and-state", probes: []roProbe{

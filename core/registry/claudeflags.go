@@ -119,3 +119,45 @@ func bundleOfNone(table map[string]string, bundle string) bool {
 	}
 	return true
 }
+
+// Claude's tables for commands gotk does not rewrite but counts as read-only
+// in a compound line (readOnlyOther).
+var (
+	revParseFlags = map[string]string{"--verify": "none", "--short": "string", "--abbrev-ref": "none", "--symbolic": "none",
+		"--symbolic-full-name": "none", "--show-toplevel": "none", "--show-cdup": "none", "--show-prefix": "none", "--git-dir": "none",
+		"--git-common-dir": "none", "--absolute-git-dir": "none", "--is-inside-work-tree": "none", "--is-inside-git-dir": "none",
+		"--is-bare-repository": "none", "--is-shallow-repository": "none", "--is-shallow-update": "none", "--path-prefix": "none"}
+	dateFlags = map[string]string{"-d": "string", "--date": "string", "-r": "string", "--reference": "string", "-u": "none", "--utc": "none",
+		"--universal": "none", "-I": "none", "--iso-8601": "string", "-R": "none", "--rfc-email": "none", "--rfc-3339": "string", "--debug": "none",
+		"--help": "none", "--version": "none"}
+	whichFlags = map[string]string{"-a": "none", "--all": "none", "-s": "none", "-p": "none", "-w": "none", "--skip-dot": "none",
+		"--skip-tilde": "none", "--show-dot": "none", "--show-tilde": "none", "--skip-alias": "none", "--skip-functions": "none", "-v": "none",
+		"-V": "none", "--version": "none", "--help": "none"}
+	fileFlags = map[string]string{"--brief": "none", "-b": "none", "--mime": "none", "-i": "none", "--mime-type": "none", "--mime-encoding": "none",
+		"--apple": "none", "--check-encoding": "none", "-c": "none", "--exclude": "string", "--exclude-quiet": "string", "--print0": "none",
+		"-0": "none", "-F": "string", "--separator": "string", "--help": "none", "--version": "none", "-v": "none", "--no-dereference": "none",
+		"-h": "none", "--dereference": "none", "-L": "none", "--keep-going": "none", "-k": "none", "--list": "none", "-l": "none",
+		"--no-buffer": "none", "-n": "none", "--preserve-date": "none", "-p": "none", "--raw": "none", "-r": "none", "-s": "none",
+		"--special-files": "none"}
+)
+
+// dateReadOnly: date with Claude's options and, as its check wants, no
+// operand but a +FORMAT (any other sets the clock).
+func dateReadOnly(args []string) bool {
+	if !claudeFlags(dateFlags, "date", true)(args) {
+		return false
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case strings.HasPrefix(a, "--") && strings.Contains(a, "="):
+		case strings.HasPrefix(a, "-"):
+			if k := dateFlags[a]; k == "string" {
+				i++
+			}
+		case !strings.HasPrefix(a, "+"):
+			return false
+		}
+	}
+	return true
+}

@@ -19,20 +19,20 @@ var readOnlyOther = []struct {
 	{"true", nil, yes},
 	{"false", nil, yes},
 	{"cd", nil, yes},
-	{"which", nil, yes},
+	{"which", nil, claudeFlags(whichFlags, "which", true)},
 	{"type", nil, yes},
-	{"date", nil, noFlag("-s", "--set")},
+	{"date", nil, dateReadOnly},
 	{"whoami", nil, yes},
 	{"id", nil, yes},
 	{"uname", nil, yes},
 	{"stat", nil, yes},
-	{"file", nil, all(noFlag("--compile", "--files-from"), noShort("Cf"))},
+	{"file", nil, claudeFlags(fileFlags, "file", true)},
 	{"du", nil, yes},
 	{"df", nil, yes},
 	{"basename", nil, yes},
 	{"realpath", nil, yes},
 	{"sort", nil, onlyFlags(set("-r"))},
-	{"git", subs("rev-parse"), yes},
+	{"git", subs("rev-parse"), claudeFlags(revParseFlags, "git", true)},
 	{"git", subs("remote"), func(args []string) bool { return len(args) == 1 && (args[0] == "-v" || args[0] == "--verbose") }},
 	{"git", subs("tag"), func(args []string) bool {
 		return len(args) == 0 || (len(args) <= 2 && (args[0] == "-l" || args[0] == "--list"))
@@ -51,27 +51,6 @@ func noPrintfVar(args []string) bool {
 		}
 	}
 	return true
-}
-
-// noShort: no short-option word (before a `--`) holds any of letters,
-// wherever it stands in the word: `file -C` writes a compiled magic file,
-// `file -f names` reads names from a file, and `-Cm x`, `-fnames` hide
-// them in a bundle or with a value.
-func noShort(letters string) func([]string) bool {
-	return func(args []string) bool {
-		for _, a := range args {
-			if a == Unknown {
-				return false
-			}
-			if a == "--" {
-				return true
-			}
-			if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], letters) {
-				return false
-			}
-		}
-		return true
-	}
 }
 
 // otherReadOnly reports whether argv is one of readOnlyOther.

@@ -279,6 +279,7 @@ func TestReadOnly(t *testing.T) {
 		"git branch --no-merged", "git branch -l 'm*'",
 		"grep --include=*.go -r x .", "grep -A3 x f", "rg -A3 x", "rg -uu x", "tree -L 2 -a", "git blame -L 1,5 a.go", "git blame -- a.go",
 		"git ls-files --exclude-standard -o", "git ls-files -- sub",
+		"date", "date +%s", "date -u +%F", "date -d yesterday +%F", "which -a git", "file -b f", "git rev-parse --short HEAD", "git rev-parse --show-toplevel",
 		"grep -rn x .", "rg foo", "wc -l", "tree", "find . -name x", "diff a b",
 		// kept read-only when they gained rows: git blame and ls-files, any flags
 		"git blame a.go", "git blame --porcelain a.go", "git ls-files", "git ls-files -s", "git grep -n x", "git grep -e x -i HEAD", "git grep --no-index x", "git grep -A 1 x",
@@ -303,6 +304,7 @@ func TestReadOnly(t *testing.T) {
 		// options missing from Claude's tables for grep, rg, tree, git blame and ls-files
 		"rg --max-columns=80 x", "rg --hostname-bin=./p x", "rg --replace=y x", "grep --exclude-dir -r x", "tree -R", "tree --output=f",
 		"git blame --contents=f a.go", "git blame --reverse a.go", "git ls-files --with-tree=HEAD", "grep -A x f",
+		"date 0101", "date -s now", "which --read-alias git", "file -C", "file -f names", "file -m magic f", "git rev-parse --local-env-vars",
 	}
 	for _, c := range ro {
 		if !IsReadOnly(strings.Fields(c)) {
