@@ -177,13 +177,14 @@ func (c *Reader) Rest(dirs []string, prefix string) {
 	for _, d := range dirs {
 		c.markdown(d)
 	}
-	defer c.guards(dirs)
 	if s := c.env.Getenv(prefix + "_CONFIG_CONTENT"); s != "" {
 		c.json("$"+prefix+"_CONFIG_CONTENT", []byte(s), true)
 	}
 	if s := c.env.Getenv(prefix + "_PERMISSION"); s != "" {
 		c.permission("$"+prefix+"_PERMISSION", []byte(s))
 	}
+	// last: $<prefix>_CONFIG_CONTENT may name plugin files too
+	c.guards(dirs)
 }
 
 // json adds a config document's rules, after the substitutions OpenCode
