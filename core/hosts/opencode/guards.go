@@ -50,10 +50,11 @@ func (c *Reader) guards(dirs []string) {
 	}
 }
 
-// isGotkPlugin: gotk's own plugin file, as gotk-install writes it.
+// isGotkPlugin: gotk's own plugin file, as gotk-install writes it (or
+// its JavaScript form).
 func isGotkPlugin(path string) bool {
 	b := filepath.Base(path)
-	return b == "gotk.ts" || b == "gotk.js"
+	return b == PluginFile || b == strings.TrimSuffix(PluginFile, ".ts")+".js"
 }
 
 // registersBefore: the file's text names the tool.execute.before hook.

@@ -28,8 +28,12 @@ var Host = &host.Def{
 // ConfDir is $XDG_CONFIG_HOME/opencode.
 func ConfDir(e *agentconf.Env) string { return filepath.Join(e.ConfigHome(), "opencode") }
 
+// PluginFile is the name gotk-install gives gotk's plugin file; the guard
+// scan (guards) skips it.
+const PluginFile = "gotk.ts"
+
 // Plugin is the part of OpenCode and of Kilo (its fork): the OpenCode
-// plugin file, gotk.ts, in the global plugin folder or in the project's
+// plugin file, PluginFile, in the global plugin folder or in the project's
 // (project, relative to the working directory).
 func Plugin(global func(*agentconf.Env) string, project string) func(*agentconf.Env, agentconf.Scope, agentconf.Bins) []agentconf.Part {
 	return func(e *agentconf.Env, s agentconf.Scope, _ agentconf.Bins) []agentconf.Part {
@@ -37,6 +41,6 @@ func Plugin(global func(*agentconf.Env) string, project string) func(*agentconf.
 		if s == agentconf.Project {
 			dir = filepath.Join(e.Cwd, project)
 		}
-		return []agentconf.Part{{Kind: agentconf.KindFile, File: filepath.Join(dir, "gotk.ts"), Asset: agentconf.AssetOpenCode, What: "plugin"}}
+		return []agentconf.Part{{Kind: agentconf.KindFile, File: filepath.Join(dir, PluginFile), Asset: agentconf.AssetOpenCode, What: "plugin"}}
 	}
 }
